@@ -1,0 +1,2 @@
+// placeholder until the dispatcher lands
+export {};

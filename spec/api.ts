@@ -1,0 +1,33 @@
+/**
+ * The Hosted Site Management API v2, spec version 1.106.0, as one typed value.
+ * Source of truth: `../shared/spec/hosted-site-api.md`; every entry cites its section.
+ */
+import { endpoints } from './endpoints.ts';
+import { assumptions, conflicts, unknowns } from './gaps.ts';
+import type { Api } from './model.ts';
+import { resources } from './resources.ts';
+import { rules } from './rules.ts';
+
+export const api = {
+  title: 'Hosted Site Management API',
+  specVersion: '1.106.0',
+  basePath: '/v2',
+  document: 'hosted-site-api.md',
+  auth: {
+    scheme: 'bearer',
+    header: 'Authorization',
+    cite: { section: 'Authentication', quote: 'Every endpoint requires the header `Authorization: Bearer <API_KEY>`' },
+  },
+  resources,
+  endpoints,
+  rules,
+  unknowns,
+  assumptions,
+  conflicts,
+  errorMeanings: [
+    { status: 400, meaning: 'Bad request format', condition: 'Malformed or invalid request' },
+    { status: 401, meaning: 'No or invalid API key provided', condition: 'Missing or invalid bearer key' },
+    { status: 404, meaning: 'Could not find data or the user does not have permissions to retrieve it', condition: 'Unknown resource or no permission' },
+    { status: 500, meaning: 'Error occurred while processing the request', condition: 'Server-side failure' },
+  ],
+} as const satisfies Api;

@@ -1,0 +1,125 @@
+import type { AssumptionId, Cite, StringFormat } from './model.ts';
+
+/**
+ * Each string format the document states, as an ECMAScript pattern that JSON Schema, OpenAPI
+ * and the suite all use. Patterns accept every reasonable reading of the document's words
+ * (a false alarm costs a user more than a missed edge case) and are anchored.
+ */
+export interface FormatSpec {
+  readonly description: string;
+  readonly pattern: string;
+  /** The OpenAPI/JSON Schema `format` name, where a standard one fits; documentation only. */
+  readonly openapiFormat?: string;
+  readonly cite: Cite;
+  readonly assumption?: AssumptionId;
+}
+
+const octet = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const maskedOctet = `(?:${octet}|[^.\\s0-9]+)`;
+const date = '[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])';
+const zone = '(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)';
+const hex = '[0-9a-fA-F]';
+const h16 = `${hex}{1,4}`;
+// RFC 4291 §2.2 text forms, including `::` compression and an embedded IPv4 tail.
+const ipv6 = [
+  `(?:${h16}:){7}${h16}`,
+  `(?:${h16}:){1,7}:`,
+  `(?:${h16}:){1,6}:${h16}`,
+  `(?:${h16}:){1,5}(?::${h16}){1,2}`,
+  `(?:${h16}:){1,4}(?::${h16}){1,3}`,
+  `(?:${h16}:){1,3}(?::${h16}){1,4}`,
+  `(?:${h16}:){1,2}(?::${h16}){1,5}`,
+  `${h16}:(?::${h16}){1,6}`,
+  `:(?:(?::${h16}){1,7}|:)`,
+  `(?:${h16}:){6}${octet}(?:\\.${octet}){3}`,
+  `::(?:[fF]{4}:)?${octet}(?:\\.${octet}){3}`,
+].join('|');
+const label = '(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)';
+
+export const formats: Record<StringFormat, FormatSpec> = {
+  uuid: {
+    description: 'UUID (RFC 9562 text form, any version, either case)',
+    pattern: `^${hex}{8}-${hex}{4}-${hex}{4}-${hex}{4}-${hex}{12}$`,
+    openapiFormat: 'uuid',
+    cite: { section: 'Resources and fields', quote: 'are strings in UUID format' },
+  },
+  'date-time': {
+    description: 'ISO 8601 extended date-time; seconds, fraction and offset optional',
+    pattern: `^${date}[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::(?:[0-5][0-9]|60)(?:[.,][0-9]+)?)?${zone}?$`,
+    openapiFormat: 'date-time',
+    cite: { section: 'Endpoints > Read endpoints', quote: 'string, ISO 8601 date-time' },
+  },
+  'date-time-ms': {
+    description: 'ISO 8601 extended date-time with seconds and exactly three fraction digits (milliseconds)',
+    pattern: `^${date}[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)[.,][0-9]{3}${zone}?$`,
+    openapiFormat: 'date-time',
+    cite: { section: 'Resources and fields > API key (list item)', quote: 'ISO 8601 date-time with milliseconds' },
+  },
+  'epoch-ms-string': {
+    description: 'epoch milliseconds written as decimal digits in a string',
+    pattern: '^[0-9]+$',
+    cite: { section: 'Resources and fields > Validated key', quote: 'string holding epoch milliseconds as decimal digits' },
+  },
+  'ipv4-maskable': {
+    description: 'dotted IPv4 address; any octet may be masked by non-digit characters',
+    pattern: `^${maskedOctet}(?:\\.${maskedOctet}){3}$`,
+    cite: { section: 'Resources and fields > Environment', quote: 'an IPv4 address, possibly partly masked' },
+    assumption: 'ASM-IPV4-MASK',
+  },
+  ip: {
+    description: 'IPv4 or IPv6 address',
+    pattern: `^(?:${octet}(?:\\.${octet}){3}|${ipv6})$`,
+    cite: { section: 'Endpoints > Read endpoints', quote: 'strings, IP addresses' },
+  },
+  'php-version': {
+    description: '`php<major>.<minor>`',
+    pattern: '^php[0-9]+\\.[0-9]+$',
+    cite: { section: 'Resources and fields > Environment', quote: 'form `php<major>.<minor>`' },
+  },
+  'dotted-version': {
+    description: 'dotted version number, e.g. 6.4.2',
+    pattern: '^[0-9]+(?:\\.[0-9]+)+$',
+    cite: { section: 'Resources and fields > Environment', quote: 'dotted version number' },
+  },
+  'absolute-path': {
+    description: 'path beginning with `/`',
+    pattern: '^/',
+    cite: { section: 'Resources and fields > Environment', quote: 'a path beginning with `/`' },
+  },
+  'relative-path': {
+    description: 'relative path, no leading slash',
+    pattern: '^[^/]',
+    cite: { section: 'Resources and fields > File node', quote: 'relative, no leading slash' },
+  },
+  url: {
+    description: 'absolute URL with a scheme',
+    pattern: '^[A-Za-z][A-Za-z0-9+.-]*:[^\\s]+$',
+    openapiFormat: 'uri',
+    cite: { section: 'Resources and fields > Company user', quote: 'image: string URL' },
+  },
+  email: {
+    description: 'e-mail address (local@domain)',
+    pattern: '^[^\\s@]+@[^\\s@]+$',
+    openapiFormat: 'email',
+    cite: { section: 'Resources and fields > Company user', quote: 'email: string' },
+  },
+  hostname: {
+    description: 'DNS host name; underscore labels, a leading `*` label and a trailing dot allowed',
+    pattern: `^(?:\\*\\.)?${label}(?:\\.${label})*\\.?$`,
+    cite: { section: 'Resources and fields > Domain', quote: 'string (host name)' },
+    assumption: 'ASM-HOSTNAME-DNS',
+  },
+  'auto-update-label': {
+    description: "the platform vendor's name followed by `Automatic Update`",
+    pattern: '^\\S(?:.*\\S)?\\s+Automatic Update$',
+    cite: {
+      section: 'Resources and fields > Theme (item of themes list)',
+      quote: "a label made of the platform vendor's name followed by `Automatic Update`",
+    },
+  },
+};
+
+/** A compiled copy of each pattern, for code that tests values outside the validators. */
+export const formatRegex: Record<StringFormat, RegExp> = Object.fromEntries(
+  Object.entries(formats).map(([name, spec]) => [name, new RegExp(spec.pattern)]),
+) as Record<StringFormat, RegExp>;

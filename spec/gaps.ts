@@ -1,0 +1,271 @@
+/**
+ * Where the document stops: what it says is "not shown" (unknowns), where an implementation
+ * must choose anyway (assumptions), and where two of its statements disagree (conflicts).
+ */
+import type { Assumption, Conflict, Unknown } from './model.ts';
+
+const ERRORS_TABLE = { section: 'Errors', quote: 'Statuses each endpoint can return besides its success' };
+const READ_404 = {
+  section: 'Authentication',
+  quote: "Data that does not exist, or that the key's user may not read, yields 404 on read endpoints.",
+};
+const INVALID_400 = { section: 'Errors', quote: '400 | Bad request format | Malformed or invalid request' };
+
+export const unknowns: readonly Unknown[] = [
+  {
+    id: 'UNK-HIDDEN-GROUPS',
+    what: 'Endpoints of the Activity Logs, Analytics, Logs, Operations and Site Domains groups, and endpoints that create or revoke API keys or create sites.',
+    cite: { section: 'What the service does', quote: 'not shown' },
+  },
+  {
+    id: 'UNK-ENUM-SETS',
+    what: 'Allowed-value sets of status, update, update_status, type, image_optimization_type, permission, auto_update_type: only values that occur are known.',
+    cite: { section: 'Resources and fields', quote: 'Allowed-value sets of the enumerated-looking fields (...): not shown.' },
+  },
+  {
+    id: 'UNK-OPERATION-RECORD',
+    what: 'Fields of an operation record beyond the `operation_id` string, the states of an operation and any way to read them.',
+    cite: { section: 'States and transitions', quote: 'Transitions: not shown (including the states of an operation and any way to read them).' },
+  },
+  {
+    id: 'UNK-BODY-MARKING',
+    what: 'Required or optional marking of body fields other than `environment_id`, `cdn_cache_id` (CDN clear) and `exp_interval`.',
+    cite: { section: 'Endpoints > Conventions', quote: 'for all other body fields: not shown' },
+  },
+  {
+    id: 'UNK-SYNC-SUCCESS-STATUS',
+    what: 'Success status of the synchronous endpoints (reads and the two other actions).',
+    cite: { section: 'Endpoints > Conventions', quote: 'Success status of the synchronous endpoints (those that do not answer 202): not shown.' },
+  },
+  {
+    id: 'UNK-THEMES-BODY-VALUES',
+    what: 'Allowed values of `status` and `column` in the themes-list request body.',
+    cite: { section: 'Endpoints > Read endpoints', quote: 'Allowed values of `status` and `column` for the themes list: not shown.' },
+  },
+  {
+    id: 'UNK-WPA-QUERY-NAME',
+    what: 'Name of the query parameter of `GET .../wpa-user-exists` that carries the e-mail address.',
+    cite: { section: 'Endpoints > Read endpoints', quote: 'its name: not shown' },
+  },
+  {
+    id: 'UNK-DNS-TYPE-VALUES',
+    what: 'Allowed values of the DNS update field `type`.',
+    cite: { section: 'Endpoints > Action endpoints (all answer the Acknowledgement body with HTTP 202 unless stated)', quote: 'Allowed values of the DNS update field `type`: not shown.' },
+  },
+  {
+    id: 'UNK-EXP-INTERVAL-VALUES',
+    what: 'The four allowed values of `exp_interval` other than `days_7`.',
+    cite: { section: 'Endpoints > Other action endpoints (not acknowledged with an operation id)', quote: 'The other four allowed values of `exp_interval`: not shown.' },
+  },
+  {
+    id: 'UNK-KEY-MANAGEMENT',
+    what: 'Key creation, revocation and per-key permissions.',
+    cite: { section: 'Authentication', quote: 'Key creation, revocation and per-key permissions: not shown.' },
+  },
+  {
+    id: 'UNK-EVENTS',
+    what: 'Any event delivery mechanism (webhook, stream or callback).',
+    cite: { section: 'Events', quote: 'Events: not shown.' },
+  },
+  {
+    id: 'UNK-ERROR-DATA',
+    what: 'Content of the `data` field of error bodies.',
+    cite: { section: 'Errors', quote: 'Content of the `data` field of error bodies: not shown.' },
+  },
+  {
+    id: 'UNK-RATE-LIMITS',
+    what: 'Rate limits and quotas, and how a throttled request is answered.',
+    cite: { section: 'Limits', quote: 'Rate limits and quotas: not shown.' },
+  },
+  {
+    id: 'UNK-FIELD-BOUNDS',
+    what: 'Length and size bounds of every field but `wp_command`.',
+    cite: { section: 'Limits', quote: 'Length and size bounds of all other fields: not shown.' },
+  },
+  {
+    id: 'UNK-DEPRECATION-POLICY',
+    what: 'Deprecation policy and sunset dates.',
+    cite: { section: 'Versioning', quote: 'Deprecation policy and sunset dates: not shown.' },
+  },
+  {
+    id: 'UNK-NEW-PLUGINS-ENDPOINT',
+    what: 'The newer plugins endpoint that replaces `GET /sites/environments/{env_id}/plugins`.',
+    cite: { section: 'Versioning', quote: 'deprecated in favour of a newer plugins endpoint' },
+  },
+];
+
+export const assumptions: readonly Assumption[] = [
+  {
+    id: 'ASM-WPA-QUERY-EMAIL',
+    choice: 'The e-mail query parameter of `GET .../wpa-user-exists` is named `email`.',
+    why: 'The document leaves the name open; `email` is the name the sibling `wpa-create-user` body uses for the same address.',
+    cite: { section: 'Endpoints > Read endpoints', quote: 'its name: not shown' },
+  },
+  {
+    id: 'ASM-SYNC-SUCCESS-2XX',
+    choice: 'Synchronous endpoints succeed with some 2xx status other than 202 and 204 (they answer with a body); our mock uses 200.',
+    why: 'The success status is not shown, but "Read calls answer with the data directly" rules out errors, redirects and empty bodies.',
+    cite: { section: 'Endpoints > Conventions', quote: 'Success status of the synchronous endpoints (those that do not answer 202): not shown.' },
+  },
+  {
+    id: 'ASM-TAG-GROUPS',
+    choice: 'Each endpoint belongs to the named tag group that matches its path and subject (see each endpoint).',
+    why: 'The document names the tag groups but does not say which endpoint belongs to which.',
+    cite: { section: 'What the service does', quote: 'Tag groups named by the interface' },
+  },
+  {
+    id: 'ASM-ENVIRONMENT-ID-UUID',
+    choice: 'Body field `environment_id` is an environment id, a UUID string.',
+    why: 'It names the same thing as `env_id`, which is a UUID; the identifier list does not name it. The suite never asserts a 400 on a non-UUID `environment_id`.',
+    cite: { section: 'Resources and fields', quote: 'Identifiers (`id`, `site_id`, `env_id`, ...) are strings in UUID format' },
+  },
+  {
+    id: 'ASM-WP-WHITESPACE-ASCII',
+    choice: 'In the `wp_command` pattern, `\\s` certainly covers space, tab, LF, CR, FF and VT; other Unicode spaces are left unasserted.',
+    why: 'Regex dialects disagree on whether `\\s` matches Unicode spaces (ECMAScript yes, PCRE without UTF mode no).',
+    cite: { section: 'Limits', quote: "^wp\\s+[a-zA-Z0-9_\\-./:=@'\\s]+$" },
+  },
+  {
+    id: 'ASM-IPV4-MASK',
+    choice: 'A masked octet of `external_ip` is a run of characters that are not digits, dots or white space (e.g. `xxx`, `***`).',
+    why: 'The document says "possibly partly masked" without showing the mask characters.',
+    cite: { section: 'Resources and fields > Environment', quote: 'an IPv4 address, possibly partly masked' },
+  },
+  {
+    id: 'ASM-HOSTNAME-DNS',
+    choice: 'Host names follow DNS practice: underscore labels (`_dmarc`), a leading `*` label and a trailing dot are valid.',
+    why: 'DNS record names routinely carry them; rejecting them would raise false alarms on real zones.',
+    cite: { section: 'Resources and fields > DNS record', quote: 'name | string (host name)' },
+  },
+  {
+    id: 'ASM-EXP-INTERVAL-OUTSIDE',
+    choice: 'An `exp_interval` that is not a string, is empty, or holds characters outside `[a-z0-9_]` is outside the five values.',
+    why: 'Four values are not shown; these are the only strings certain not to be among values shaped like `days_7`.',
+    cite: { section: 'Endpoints > Other action endpoints (not acknowledged with an operation id)', quote: '`days_7` is one of them' },
+  },
+  {
+    id: 'ASM-THROTTLE-429',
+    choice: 'HTTP 429 is throttling, answered by waiting (honouring `Retry-After`) and retrying; it is never judged against a status set.',
+    why: 'Rate limits are not shown, and real gateways throttle with 429 regardless of the per-endpoint table.',
+    cite: { section: 'Limits', quote: 'Rate limits and quotas: not shown.' },
+  },
+  {
+    id: 'ASM-NOT-SHOWN-FIELDS-SENT',
+    choice: 'Requests the suite expects to succeed carry every body field, since any unmarked field may be required; it asserts a 400 only for missing fields the document marks required.',
+    why: 'Required/optional marking is not shown for most body fields.',
+    cite: { section: 'Endpoints > Conventions', quote: 'for all other body fields: not shown' },
+  },
+];
+
+export const conflicts: readonly Conflict[] = [
+  {
+    id: 'CONFLICT-DNS-READ-404',
+    endpoints: ['listDnsRecords'],
+    letter: { says: 'GET /domains/{domain_id}/dns-records answers 401 or 500 only.', cite: ERRORS_TABLE },
+    reading: { says: 'An unknown or foreign domain is data that does not exist or may not be read: 404.', cite: READ_404 },
+    extraStatus: 404,
+    mock: 'reading',
+    mockWhy: 'A service that finds no such domain answers 404, as every other read with a path id does.',
+  },
+  {
+    id: 'CONFLICT-VALIDATE-404',
+    endpoints: ['validateApiKey'],
+    letter: { says: 'GET /validate answers 401 or 500 only (also §Authentication 3).', cite: ERRORS_TABLE },
+    reading: { says: 'GET /validate is a read, and reads answer 404 for data that does not exist.', cite: READ_404 },
+    extraStatus: 404,
+    mock: 'letter',
+    mockWhy: 'The request names no data: an unknown key is 401, so the mock never has a reason to answer 404 here.',
+  },
+  {
+    id: 'CONFLICT-CDN-CLEAR-400',
+    endpoints: ['clearCdnCache'],
+    letter: { says: 'POST /sites/cdn/clear-cache answers 401 or 500 only.', cite: ERRORS_TABLE },
+    reading: {
+      says: '`environment_id` and `cdn_cache_id` are stated required, and a request without them is invalid: 400.',
+      cite: INVALID_400,
+    },
+    extraStatus: 400,
+    mock: 'reading',
+    mockWhy: 'Accepting a request that lacks a stated required field would acknowledge an action that cannot run.',
+  },
+  {
+    id: 'CONFLICT-EDGE-CACHE-400',
+    endpoints: ['setEdgeCachingStatus'],
+    letter: { says: 'PUT /sites/edge-caching/status answers 401 or 500 only.', cite: ERRORS_TABLE },
+    reading: { says: 'Its fields are typed (`enabled` boolean); a body of wrong types or malformed JSON is invalid: 400.', cite: INVALID_400 },
+    extraStatus: 400,
+    mock: 'reading',
+    mockWhy: 'A real service validates the switch value before acknowledging it.',
+  },
+  {
+    id: 'CONFLICT-SSH-PASSWORD-500',
+    endpoints: ['getSftpPassword'],
+    letter: { says: 'GET .../ssh/password answers 400, 401 or 404 only.', cite: ERRORS_TABLE },
+    reading: { says: '500 is the error for any server-side failure, listed for every other endpoint.', cite: { section: 'Errors', quote: '500 | Error occurred while processing the request | Server-side failure' } },
+    extraStatus: 500,
+    mock: 'letter',
+    mockWhy: 'The mock has no failing back end, so it never answers 500 anywhere.',
+  },
+  {
+    id: 'CONFLICT-THEMES-BODY-400',
+    endpoints: ['listThemes'],
+    letter: { says: 'GET .../wp-themes answers 401, 404 or 500 only.', cite: ERRORS_TABLE },
+    reading: { says: 'It takes a JSON body (`status`, `column` strings); a malformed or mistyped body is invalid: 400.', cite: INVALID_400 },
+    extraStatus: 400,
+    mock: 'reading',
+    mockWhy: 'A service that parses the body refuses one it cannot parse.',
+  },
+  {
+    id: 'CONFLICT-SFTP-DELETE-ID',
+    endpoints: ['removeAdditionalSftpAccount'],
+    letter: { says: 'DELETE .../additional-sftp-accounts/{sftp_account_id} answers 401 or 500 only.', cite: ERRORS_TABLE },
+    reading: {
+      says: '`{sftp_account_id}` is a UUID string, and an unknown account is an unknown resource: 404 (a non-UUID id, an invalid request: 400).',
+      cite: { section: 'Errors', quote: '404 | ... | Unknown resource or no permission' },
+    },
+    extraStatus: 404,
+    mock: 'reading',
+    mockWhy: 'Acknowledging the removal of an account that does not exist would report an operation that cannot happen.',
+  },
+  {
+    id: 'CONFLICT-ACTION-UNKNOWN-RESOURCE',
+    endpoints: [
+      'clearCdnCache',
+      'setEdgeCachingStatus',
+      'updateDnsRecords',
+      'searchAndReplace',
+      'changeWebrootSubfolder',
+      'restoreBackup',
+      'runWpCliCommand',
+      'resetSite',
+      'removeAdditionalSftpAccount',
+      'createWpAdminUser',
+      'changeSshExpirationInterval',
+    ],
+    letter: { says: 'No action lists 404; an action naming an unknown or foreign id answers 400 where listed (or is acknowledged and fails later).', cite: ERRORS_TABLE },
+    reading: { says: 'The 404 condition is "Unknown resource or no permission", for any endpoint.', cite: { section: 'Errors', quote: '404 | Could not find data or the user does not have permissions to retrieve it | Unknown resource or no permission' } },
+    extraStatus: 404,
+    mock: 'reading',
+    mockWhy: 'A real service looks the resource up before acknowledging and answers 404 when it is not the caller\'s.',
+  },
+  {
+    id: 'CONFLICT-READ-MALFORMED-ID',
+    endpoints: [
+      'listCompanyUsers',
+      'listApiKeys',
+      'listAvailableRegions',
+      'getSite',
+      'listEnvironments',
+      'listBackups',
+      'getFileList',
+      'listPlugins',
+      'listThemes',
+      'listAdditionalSftpAccounts',
+    ],
+    letter: { says: 'These reads list 404 but not 400: a non-UUID path id is data that does not exist.', cite: ERRORS_TABLE },
+    reading: { says: 'Path ids are UUID strings; a non-UUID id is an invalid request: 400.', cite: INVALID_400 },
+    extraStatus: 400,
+    mock: 'letter',
+    mockWhy: 'Answering 404 for every id that names nothing keeps the read behaviour uniform.',
+  },
+];

@@ -1,0 +1,280 @@
+/**
+ * The shapes of the spec model: one interface per concept of `hosted-site-api.md`.
+ * The API itself is a value of type `Api` in `api.ts`; the generator, the mock and the
+ * conformance suite all read that value, so nothing about the API is written twice.
+ */
+
+/** A pointer into the document: its section path, and where a word decides a type, the quote. */
+export interface Cite {
+  /** Section headings joined by ` > `, e.g. `Resources and fields > Site`. */
+  readonly section: string;
+  /** The document's own words, verbatim. */
+  readonly quote?: string;
+}
+
+/**
+ * String formats the document states (§Resources and fields). Each has a pattern, a
+ * generator of valid values and near misses in `formats.ts`.
+ */
+export type StringFormat =
+  | 'uuid'
+  | 'date-time'
+  | 'date-time-ms'
+  | 'epoch-ms-string'
+  | 'ipv4-maskable'
+  | 'ip'
+  | 'php-version'
+  | 'dotted-version'
+  | 'absolute-path'
+  | 'relative-path'
+  | 'url'
+  | 'email'
+  | 'hostname'
+  | 'auto-update-label';
+
+/** Values that occur in the document, while the full set is "not shown": a server may send others. */
+export interface OpenSet {
+  readonly occurs: readonly string[];
+  readonly unknown: UnknownId;
+}
+
+/** A closed set of which only some members are shown (`exp_interval`: five values, one shown). */
+export interface PartlyShownEnum {
+  readonly shown: readonly string[];
+  readonly size: number;
+  readonly unknown: UnknownId;
+}
+
+/** The wire type of a value (§Resources and fields: "Types are as used by the wire format"). */
+export type FieldType =
+  | {
+      readonly kind: 'string';
+      readonly format?: StringFormat;
+      readonly open?: OpenSet;
+      readonly enum?: PartlyShownEnum;
+      /** A stated limit, e.g. `wp_command` (§Limits). */
+      readonly limit?: RuleId;
+      readonly maxLength?: number;
+      /** ECMAScript source of a stated regular expression. */
+      readonly pattern?: string;
+    }
+  | { readonly kind: 'integer' }
+  | { readonly kind: 'number'; readonly meaning?: 'epoch-ms' }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'null' }
+  | { readonly kind: 'any' }
+  | { readonly kind: 'array'; readonly items: FieldType }
+  | { readonly kind: 'object'; readonly fields: readonly Field[] }
+  | { readonly kind: 'ref'; readonly resource: ResourceName };
+
+/**
+ * Whether a field must be present.
+ * - `documented`: a response field the document lists; a conformant server sends it.
+ * - `absent-on-leaves` and `may-be-absent`: response fields the document says may be missing.
+ * - `required`: a request field the document marks required.
+ * - `not-shown`: a request field without marking ("Required or optional marking of body fields
+ *   is stated only where given below; for all other body fields: not shown").
+ */
+export type Presence = 'documented' | 'may-be-absent' | 'required' | 'not-shown';
+
+export interface Field {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly presence: Presence;
+  readonly doc: string;
+  /** A secret the reports redact (API keys, `sftp_password`, `admin_password`). */
+  readonly secret?: true;
+}
+
+export type ResourceName =
+  | 'Site'
+  | 'SiteEnvironmentSummary'
+  | 'Environment'
+  | 'Domain'
+  | 'DnsRecord'
+  | 'Backup'
+  | 'Theme'
+  | 'Plugin'
+  | 'AdditionalSftpAccount'
+  | 'FileNode'
+  | 'ApiKey'
+  | 'ValidatedKey'
+  | 'CompanyUser'
+  | 'Region'
+  | 'ErrorBody'
+  | 'Acknowledgement'
+  | 'ResourceRecordValue';
+
+export interface Resource {
+  readonly name: ResourceName;
+  readonly doc: string;
+  readonly cite: Cite;
+  readonly fields: readonly Field[];
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Tag groups the document names (§What the service does). */
+export type TagGroup =
+  | 'Company Users'
+  | 'Domains'
+  | 'Available Regions'
+  | 'API Keys'
+  | 'Site management'
+  | 'Site Environments'
+  | 'Site Tools'
+  | 'Site Themes & Plugins'
+  | 'Edge Caching'
+  | 'CDN'
+  | 'Backups'
+  | 'Additional SFTP Users'
+  | 'Authentication';
+
+/** Operation-id kinds (§Endpoints > Conventions, the kind-prefix table). */
+export type OperationKind =
+  | 'cdn-cache:clear'
+  | 'domains:update-dns-record'
+  | 'environments:search-and-replace'
+  | 'sites:change-webroot-subfolder'
+  | 'backups:restore'
+  | 'environment:run-wp-cli-command'
+  | 'sites:reset-site'
+  | 'edge-cache:update-status'
+  | 'sftp-accounts:remove-additional-sftp-account';
+
+/** How an endpoint succeeds. */
+export type Success =
+  /** Read endpoints: "Read calls answer with the data directly"; status not shown. */
+  | { readonly kind: 'data'; readonly body: FieldType }
+  /** Acknowledged actions: HTTP 202 with the Acknowledgement body. */
+  | { readonly kind: 'ack'; readonly operationKind: OperationKind }
+  /** Other actions: a body, status not shown. */
+  | { readonly kind: 'sync-action'; readonly body: FieldType };
+
+/** What a successful call does, for the suite's safety rules (ours, derived from the document). */
+export type Effect = 'read' | 'mutating' | 'destructive';
+
+export type ErrorStatus = 400 | 401 | 404 | 500;
+
+export interface Param {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly presence: Presence;
+  readonly doc: string;
+  /** Where the document leaves the name open and we must choose one. */
+  readonly assumption?: AssumptionId;
+}
+
+export interface Endpoint {
+  /** The client method name; also the operation's key across generated files. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** The path template exactly as the document writes it, relative to the `/v2` base. */
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: TagGroup;
+  readonly pathParams: readonly Param[];
+  readonly queryParams: readonly Param[];
+  /** Body fields, or undefined where the document says "none". */
+  readonly body?: readonly Field[];
+  readonly success: Success;
+  /** The per-endpoint error-status table (§Errors), to the letter. */
+  readonly errors: readonly ErrorStatus[];
+  readonly effect: Effect;
+  readonly deprecated?: { readonly cite: Cite; readonly replacement: UnknownId };
+  readonly cite: Cite;
+}
+
+/** Stable rule ids, used by checks, reports and tests. */
+export type RuleId =
+  | 'AUTH-BEARER'
+  | 'AUTH-401'
+  | 'AUTH-SCHEME-CASE'
+  | 'ERR-BODY'
+  | 'STATUS-SET'
+  | 'CONTENT-TYPE'
+  | 'ACK-202'
+  | 'OPID-SHAPE'
+  | 'OPID-KIND'
+  | 'READ-404'
+  | 'RESPONSE-SCHEMA'
+  | 'INPUT-400'
+  | 'INPUT-ACCEPT'
+  | 'NO-SERVER-ERROR'
+  | 'LIMIT-WP-COMMAND'
+  | 'LIMIT-EXP-INTERVAL'
+  | 'LIMIT-WEB-ROOT-SUBFOLDER'
+  | 'STATE-DNS-UPDATE'
+  | 'STATE-SFTP-REMOVE'
+  | 'BASE-PATH';
+
+/** Which endpoints a rule is checked on; data, so every consumer selects the same set. */
+export type Scope =
+  | 'all'
+  | 'reads'
+  | 'acks'
+  | 'with-400'
+  | 'with-response-body'
+  | { readonly endpoints: readonly string[] };
+
+export interface Rule {
+  readonly id: RuleId;
+  readonly title: string;
+  /** The document's words the rule rests on. */
+  readonly statement: string;
+  readonly cite: Cite;
+  readonly scope: Scope;
+  /** Conflicts that loosen or tighten this rule on some endpoints. */
+  readonly conflicts?: readonly ConflictId[];
+}
+
+export type UnknownId = `UNK-${string}`;
+export type AssumptionId = `ASM-${string}`;
+export type ConflictId = `CONFLICT-${string}`;
+
+/** Something the document says is "not shown": no consumer may assert it. */
+export interface Unknown {
+  readonly id: UnknownId;
+  readonly what: string;
+  readonly cite: Cite;
+}
+
+/** A choice an implementation must make where the document is silent; named so reports can list it. */
+export interface Assumption {
+  readonly id: AssumptionId;
+  readonly choice: string;
+  readonly why: string;
+  readonly cite: Cite;
+}
+
+/**
+ * Two statements of the document that disagree. `letter` is what the per-endpoint tables say,
+ * `reading` the other statement; `mock` is the side our mock takes, as a real service most
+ * likely would. The suite accepts either side unless run with `--strict` (the letter).
+ */
+export interface Conflict {
+  readonly id: ConflictId;
+  readonly endpoints: readonly string[];
+  readonly letter: { readonly says: string; readonly cite: Cite };
+  readonly reading: { readonly says: string; readonly cite: Cite };
+  /** The status a server may add to the endpoint's table on the non-letter side. */
+  readonly extraStatus?: ErrorStatus;
+  /** The status the letter allows instead, where the reading's status is missing. */
+  readonly mock: 'letter' | 'reading';
+  readonly mockWhy: string;
+}
+
+export interface Api {
+  readonly title: string;
+  readonly specVersion: string;
+  readonly basePath: string;
+  readonly document: string;
+  readonly auth: { readonly scheme: 'bearer'; readonly header: 'Authorization'; readonly cite: Cite };
+  readonly resources: readonly Resource[];
+  readonly endpoints: readonly Endpoint[];
+  readonly rules: readonly Rule[];
+  readonly unknowns: readonly Unknown[];
+  readonly assumptions: readonly Assumption[];
+  readonly conflicts: readonly Conflict[];
+  readonly errorMeanings: readonly { readonly status: ErrorStatus; readonly meaning: string; readonly condition: string }[];
+}

@@ -1,0 +1,110 @@
+/** Facts derived from the model, so every consumer derives them the same way. */
+import { api } from './api.ts';
+import { formats } from './formats.ts';
+import type { Conflict, Endpoint, ErrorStatus, Field, FieldType, OperationKind, Resource, ResourceName, Rule } from './model.ts';
+
+/** `METHOD /path/template`, exactly as the document writes it: the name reports use. */
+export const operation = (e: Endpoint): string => `${e.method} ${e.path}`;
+
+const byName = new Map(api.endpoints.map((e) => [e.name, e]));
+export function endpoint(name: string): Endpoint {
+  const found = byName.get(name);
+  if (!found) throw new Error(`no endpoint named ${name} in the model`);
+  return found;
+}
+
+const resourcesByName = new Map<ResourceName, Resource>(api.resources.map((r) => [r.name, r]));
+export function resource(name: ResourceName): Resource {
+  const found = resourcesByName.get(name);
+  if (!found) throw new Error(`no resource named ${name} in the model`);
+  return found;
+}
+
+export const isRead = (e: Endpoint): boolean => e.effect === 'read';
+export const isAck = (e: Endpoint): e is Endpoint & { success: { kind: 'ack'; operationKind: OperationKind } } =>
+  e.success.kind === 'ack';
+
+/** The conflicts of the document that concern an endpoint. */
+export const conflictsOf = (e: Endpoint): readonly Conflict[] => api.conflicts.filter((c) => c.endpoints.includes(e.name));
+
+/**
+ * Error statuses an endpoint may answer: the per-endpoint table to the letter, plus, unless
+ * `strict`, the status each conflicting statement of the document adds.
+ */
+export function allowedErrorStatuses(e: Endpoint, options: { strict: boolean }): readonly ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>(e.errors);
+  if (!options.strict) for (const c of conflictsOf(e)) if (c.extraStatus) statuses.add(c.extraStatus);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** The statuses our mock answers with: the letter plus the conflicts where it takes the reading. */
+export function mockErrorStatuses(e: Endpoint): readonly ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>(e.errors);
+  for (const c of conflictsOf(e)) if (c.mock === 'reading' && c.extraStatus) statuses.add(c.extraStatus);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** Whether a rule's scope covers an endpoint. */
+export function inScope(rule: Rule, e: Endpoint): boolean {
+  const scope = rule.scope;
+  if (typeof scope === 'object') return scope.endpoints.includes(e.name);
+  switch (scope) {
+    case 'all':
+      return true;
+    case 'reads':
+      return isRead(e);
+    case 'acks':
+      return isAck(e);
+    case 'with-400':
+      return e.errors.includes(400);
+    case 'with-response-body':
+      return !isAck(e);
+  }
+}
+
+export const rule = (id: Rule['id']): Rule => {
+  const found = api.rules.find((r) => r.id === id);
+  if (!found) throw new Error(`no rule ${id} in the model`);
+  return found;
+};
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+const uuidBody = formats.uuid.pattern.slice(1, -1);
+
+/** `<kind>-<UUID>` for one kind, anchored (§Endpoints > Conventions). */
+export const operationIdPattern = (kind: OperationKind): string => `^${escapeRegex(kind)}-${uuidBody}$`;
+
+/** Every kind of the document's table, for telling a wrong kind from a malformed id. */
+export const operationKinds: readonly OperationKind[] = api.endpoints.flatMap((e) =>
+  e.success.kind === 'ack' ? [e.success.operationKind] : [],
+);
+
+/** Names of every field the model marks secret, for redaction. */
+export const secretFieldNames: readonly string[] = (() => {
+  const names = new Set<string>();
+  const visit = (fields: readonly Field[]) => {
+    for (const f of fields) {
+      if (f.secret) names.add(f.name);
+      visitType(f.type);
+    }
+  };
+  const visitType = (t: FieldType) => {
+    if (t.kind === 'object') visit(t.fields);
+    if (t.kind === 'array') visitType(t.items);
+  };
+  for (const r of api.resources) visit(r.fields);
+  for (const e of api.endpoints) {
+    visit(e.body ?? []);
+    if (e.success.kind !== 'ack') visitType(e.success.body);
+  }
+  return [...names].sort();
+})();
+
+/** Fill a path template, e.g. `/sites/{site_id}` with `{ site_id: '...' }`, encoding each value. */
+export function fillPath(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${template}`);
+    return encodeURIComponent(value);
+  });
+}
