@@ -1,2 +1,77 @@
-// placeholder until the dispatcher lands
-export {};
+/**
+ * `hosted-site-contract <command>`: the dispatcher. Each command is one row of `commands`; its
+ * module is imported only when it runs, so `help` stays instant and a command pays only for
+ * what it uses. Exit codes: 0 success, 1 the command's check failed, 2 bad usage.
+ */
+import { UsageError, type Command } from './command.ts';
+
+const PROGRAM = 'hosted-site-contract';
+
+const commands: readonly Command[] = [
+  {
+    name: 'generate',
+    summary: 'write generated/ from the model (types, validators, client, OpenAPI)',
+    usage: 'generate [--check] [--out DIR] [--source FILE]',
+    flags: [
+      '--check        regenerate in memory; exit 1 naming each stale, missing or unexpected file',
+      '--out DIR      the directory to write or check (default: generated/ of this repository)',
+      '--source FILE  the published document to compare with the model\'s copy spec/document/hosted-site-api.md',
+      '               (default: ../shared/spec/hosted-site-api.md, when it exists)',
+    ],
+    run: async (args) => (await import('../generator/main.ts')).runGenerate(args),
+  },
+];
+
+function overview(): string {
+  const width = Math.max(...commands.map((c) => c.name.length), 'help'.length);
+  return [
+    `usage: ${PROGRAM} <command> [flags]`,
+    '',
+    'commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    `  ${'help'.padEnd(width)}  show this list, or the flags of one command (help <command>)`,
+  ].join('\n');
+}
+
+const commandHelp = (c: Command): string =>
+  [`usage: ${PROGRAM} ${c.usage}`, '', c.summary, ...(c.flags?.length ? ['', ...c.flags.map((f) => `  ${f}`)] : [])].join('\n');
+
+const isHelpFlag = (arg: string | undefined): boolean => arg === '--help' || arg === '-h';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    console.error(overview());
+    return 2;
+  }
+  if (name === 'help' || isHelpFlag(name)) {
+    const topic = args[0] === undefined ? undefined : commands.find((c) => c.name === args[0]);
+    if (args[0] !== undefined && !topic) return usageError(`unknown command '${args[0]}'`);
+    console.log(topic ? commandHelp(topic) : overview());
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) return usageError(`unknown command '${name}'`);
+  if (args.some(isHelpFlag)) {
+    console.log(commandHelp(command));
+    return 0;
+  }
+  try {
+    return await command.run(args);
+  } catch (error) {
+    if (error instanceof UsageError) return usageError(error.message, command);
+    // A failure while running (not a usage error): one line, the stack only when asked for.
+    console.error(`${PROGRAM} ${command.name}: ${error instanceof Error ? error.message : String(error)}`);
+    if (process.env.HOSTED_SITE_CONTRACT_DEBUG) console.error(error);
+    return 1;
+  }
+}
+
+function usageError(message: string, command?: Command): number {
+  const where = command ? `${PROGRAM} ${command.name}` : PROGRAM;
+  const see = command ? `usage: ${PROGRAM} ${command.usage}` : `commands: ${[...commands.map((c) => c.name), 'help'].join(', ')}`;
+  console.error(`${where}: ${message} (${see})`);
+  return 2;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,7 @@
 /**
- * The Hosted Site Management API v2, spec version 1.106.0, as one typed value.
- * Source of truth: `../shared/spec/hosted-site-api.md`; every entry cites its section.
+ * The Hosted Site Management API v2, spec version 1.106.0, as one typed value. Source of truth:
+ * `../shared/spec/hosted-site-api.md`; the model follows its copy in `spec/document/`, which
+ * `generate --check` keeps equal to it. Every entry cites its section.
  */
 import { endpoints } from './endpoints.ts';
 import { assumptions, conflicts, unknowns } from './gaps.ts';
@@ -18,6 +19,26 @@ export const api = {
     header: 'Authorization',
     cite: { section: 'Authentication', quote: 'Every endpoint requires the header `Authorization: Bearer <API_KEY>`' },
   },
+  tagGroups: [
+    'Company Users',
+    'Domains',
+    'Available Regions',
+    'API Keys',
+    'Activity Logs',
+    'Site management',
+    'Site Environments',
+    'Site Tools',
+    'Site Themes & Plugins',
+    'Site Domains',
+    'Edge Caching',
+    'CDN',
+    'Backups',
+    'Logs',
+    'Additional SFTP Users',
+    'Analytics',
+    'Operations',
+    'Authentication',
+  ],
   resources,
   endpoints,
   rules,

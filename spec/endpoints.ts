@@ -85,7 +85,7 @@ export const endpoints: readonly Endpoint[] = [
     success: { kind: 'data', body: ref('ValidatedKey') },
     errors: E401_500,
     effect: 'read',
-    cite: { section: READS, quote: 'GET /validate returns the key\'s `name`, `expires_at`, `company` and `status`' },
+    cite: { section: READS, quote: 'Validated key object' },
   },
   {
     name: 'listDnsRecords',

@@ -20,19 +20,20 @@ const date = '[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])';
 const zone = '(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)';
 const hex = '[0-9a-fA-F]';
 const h16 = `${hex}{1,4}`;
-// RFC 4291 §2.2 text forms, including `::` compression and an embedded IPv4 tail.
+const ipv4 = `${octet}(?:\\.${octet}){3}`;
+const ls32 = `(?:${h16}:${h16}|${ipv4})`;
+// RFC 3986 §3.2.2 `IPv6address`, i.e. every RFC 4291 §2.2 text form: `::` compression, with an
+// embedded IPv4 tail wherever it may stand (`64:ff9b::192.0.2.33` too, not only `::ffff:`).
 const ipv6 = [
-  `(?:${h16}:){7}${h16}`,
-  `(?:${h16}:){1,7}:`,
-  `(?:${h16}:){1,6}:${h16}`,
-  `(?:${h16}:){1,5}(?::${h16}){1,2}`,
-  `(?:${h16}:){1,4}(?::${h16}){1,3}`,
-  `(?:${h16}:){1,3}(?::${h16}){1,4}`,
-  `(?:${h16}:){1,2}(?::${h16}){1,5}`,
-  `${h16}:(?::${h16}){1,6}`,
-  `:(?:(?::${h16}){1,7}|:)`,
-  `(?:${h16}:){6}${octet}(?:\\.${octet}){3}`,
-  `::(?:[fF]{4}:)?${octet}(?:\\.${octet}){3}`,
+  `(?:${h16}:){6}${ls32}`,
+  `::(?:${h16}:){5}${ls32}`,
+  `(?:${h16})?::(?:${h16}:){4}${ls32}`,
+  `(?:(?:${h16}:){0,1}${h16})?::(?:${h16}:){3}${ls32}`,
+  `(?:(?:${h16}:){0,2}${h16})?::(?:${h16}:){2}${ls32}`,
+  `(?:(?:${h16}:){0,3}${h16})?::${h16}:${ls32}`,
+  `(?:(?:${h16}:){0,4}${h16})?::${ls32}`,
+  `(?:(?:${h16}:){0,5}${h16})?::${h16}`,
+  `(?:(?:${h16}:){0,6}${h16})?::`,
 ].join('|');
 const label = '(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)';
 
@@ -58,33 +59,33 @@ export const formats: Record<StringFormat, FormatSpec> = {
   'epoch-ms-string': {
     description: 'epoch milliseconds written as decimal digits in a string',
     pattern: '^[0-9]+$',
-    cite: { section: 'Resources and fields > Validated key', quote: 'string holding epoch milliseconds as decimal digits' },
+    cite: { section: 'Resources and fields > Validated key (result of validation)', quote: 'string holding epoch milliseconds as decimal digits' },
   },
   'ipv4-maskable': {
     description: 'dotted IPv4 address; any octet may be masked by non-digit characters',
     pattern: `^${maskedOctet}(?:\\.${maskedOctet}){3}$`,
-    cite: { section: 'Resources and fields > Environment', quote: 'an IPv4 address, possibly partly masked' },
+    cite: { section: "Resources and fields > Environment (returned by the list of a site's environments)", quote: 'an IPv4 address, possibly partly masked' },
     assumption: 'ASM-IPV4-MASK',
   },
   ip: {
     description: 'IPv4 or IPv6 address',
-    pattern: `^(?:${octet}(?:\\.${octet}){3}|${ipv6})$`,
+    pattern: `^(?:${ipv4}|${ipv6})$`,
     cite: { section: 'Endpoints > Read endpoints', quote: 'strings, IP addresses' },
   },
   'php-version': {
     description: '`php<major>.<minor>`',
     pattern: '^php[0-9]+\\.[0-9]+$',
-    cite: { section: 'Resources and fields > Environment', quote: 'form `php<major>.<minor>`' },
+    cite: { section: "Resources and fields > Environment (returned by the list of a site's environments)", quote: 'form `php<major>.<minor>`' },
   },
   'dotted-version': {
     description: 'dotted version number, e.g. 6.4.2',
     pattern: '^[0-9]+(?:\\.[0-9]+)+$',
-    cite: { section: 'Resources and fields > Environment', quote: 'dotted version number' },
+    cite: { section: "Resources and fields > Environment (returned by the list of a site's environments)", quote: 'dotted version number' },
   },
   'absolute-path': {
     description: 'path beginning with `/`',
     pattern: '^/',
-    cite: { section: 'Resources and fields > Environment', quote: 'a path beginning with `/`' },
+    cite: { section: "Resources and fields > Environment (returned by the list of a site's environments)", quote: 'a path beginning with `/`' },
   },
   'relative-path': {
     description: 'relative path, no leading slash',

@@ -129,7 +129,7 @@ export const assumptions: readonly Assumption[] = [
     id: 'ASM-IPV4-MASK',
     choice: 'A masked octet of `external_ip` is a run of characters that are not digits, dots or white space (e.g. `xxx`, `***`).',
     why: 'The document says "possibly partly masked" without showing the mask characters.',
-    cite: { section: 'Resources and fields > Environment', quote: 'an IPv4 address, possibly partly masked' },
+    cite: { section: "Resources and fields > Environment (returned by the list of a site's environments)", quote: 'an IPv4 address, possibly partly masked' },
   },
   {
     id: 'ASM-HOSTNAME-DNS',
@@ -148,6 +148,12 @@ export const assumptions: readonly Assumption[] = [
     choice: 'HTTP 429 is throttling, answered by waiting (honouring `Retry-After`) and retrying; it is never judged against a status set.',
     why: 'Rate limits are not shown, and real gateways throttle with 429 regardless of the per-endpoint table.',
     cite: { section: 'Limits', quote: 'Rate limits and quotas: not shown.' },
+  },
+  {
+    id: 'ASM-THEMES-BODY',
+    choice: 'Requests for the themes list carry `status: "active"` (a theme status that occurs) and `column: "name"` (a Theme field).',
+    why: 'The allowed values of `status` and `column` are not shown, yet the table lists a JSON body for the call.',
+    cite: { section: 'Endpoints > Read endpoints', quote: 'Allowed values of `status` and `column` for the themes list: not shown.' },
   },
   {
     id: 'ASM-NOT-SHOWN-FIELDS-SENT',
@@ -216,18 +222,6 @@ export const conflicts: readonly Conflict[] = [
     mockWhy: 'A service that parses the body refuses one it cannot parse.',
   },
   {
-    id: 'CONFLICT-SFTP-DELETE-ID',
-    endpoints: ['removeAdditionalSftpAccount'],
-    letter: { says: 'DELETE .../additional-sftp-accounts/{sftp_account_id} answers 401 or 500 only.', cite: ERRORS_TABLE },
-    reading: {
-      says: '`{sftp_account_id}` is a UUID string, and an unknown account is an unknown resource: 404 (a non-UUID id, an invalid request: 400).',
-      cite: { section: 'Errors', quote: '404 | ... | Unknown resource or no permission' },
-    },
-    extraStatus: 404,
-    mock: 'reading',
-    mockWhy: 'Acknowledging the removal of an account that does not exist would report an operation that cannot happen.',
-  },
-  {
     id: 'CONFLICT-ACTION-UNKNOWN-RESOURCE',
     endpoints: [
       'clearCdnCache',
@@ -242,7 +236,10 @@ export const conflicts: readonly Conflict[] = [
       'createWpAdminUser',
       'changeSshExpirationInterval',
     ],
-    letter: { says: 'No action lists 404; an action naming an unknown or foreign id answers 400 where listed (or is acknowledged and fails later).', cite: ERRORS_TABLE },
+    letter: {
+      says: 'No action lists 404; an action naming an unknown or foreign id (in its path or body) answers 400 where listed, or is acknowledged and fails later. DELETE .../additional-sftp-accounts/{sftp_account_id} lists neither 400 nor 404.',
+      cite: ERRORS_TABLE,
+    },
     reading: { says: 'The 404 condition is "Unknown resource or no permission", for any endpoint.', cite: { section: 'Errors', quote: '404 | Could not find data or the user does not have permissions to retrieve it | Unknown resource or no permission' } },
     extraStatus: 404,
     mock: 'reading',

@@ -70,7 +70,7 @@ export type FieldType =
 /**
  * Whether a field must be present.
  * - `documented`: a response field the document lists; a conformant server sends it.
- * - `absent-on-leaves` and `may-be-absent`: response fields the document says may be missing.
+ * - `may-be-absent`: response fields the document says may be missing (`children` "absent on leaves", error `data`).
  * - `required`: a request field the document marks required.
  * - `not-shown`: a request field without marking ("Required or optional marking of body fields
  *   is stated only where given below; for all other body fields: not shown").
@@ -114,7 +114,7 @@ export interface Resource {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Tag groups the document names (§What the service does). */
+/** Tag groups the document names whose endpoints it shows (§What the service does). */
 export type TagGroup =
   | 'Company Users'
   | 'Domains'
@@ -129,6 +129,9 @@ export type TagGroup =
   | 'Backups'
   | 'Additional SFTP Users'
   | 'Authentication';
+
+/** Groups the document names but whose endpoints are "not shown" (UNK-HIDDEN-GROUPS). */
+export type HiddenTagGroup = 'Activity Logs' | 'Site Domains' | 'Logs' | 'Analytics' | 'Operations';
 
 /** Operation-id kinds (§Endpoints > Conventions, the kind-prefix table). */
 export type OperationKind =
@@ -259,7 +262,6 @@ export interface Conflict {
   readonly reading: { readonly says: string; readonly cite: Cite };
   /** The status a server may add to the endpoint's table on the non-letter side. */
   readonly extraStatus?: ErrorStatus;
-  /** The status the letter allows instead, where the reading's status is missing. */
   readonly mock: 'letter' | 'reading';
   readonly mockWhy: string;
 }
@@ -270,6 +272,8 @@ export interface Api {
   readonly basePath: string;
   readonly document: string;
   readonly auth: { readonly scheme: 'bearer'; readonly header: 'Authorization'; readonly cite: Cite };
+  /** Every tag group the document names, in its order; hidden ones have no endpoint. */
+  readonly tagGroups: readonly (TagGroup | HiddenTagGroup)[];
   readonly resources: readonly Resource[];
   readonly endpoints: readonly Endpoint[];
   readonly rules: readonly Rule[];

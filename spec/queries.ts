@@ -68,7 +68,9 @@ export const rule = (id: Rule['id']): Rule => {
   return found;
 };
 
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+// Only syntax characters and `/`: under the `u` flag (ajv's default, and OpenAPI tools') any other
+// escaped character, e.g. `\-`, is a syntax error.
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const uuidBody = formats.uuid.pattern.slice(1, -1);
 
 /** `<kind>-<UUID>` for one kind, anchored (§Endpoints > Conventions). */
@@ -78,6 +80,13 @@ export const operationIdPattern = (kind: OperationKind): string => `^${escapeReg
 export const operationKinds: readonly OperationKind[] = api.endpoints.flatMap((e) =>
   e.success.kind === 'ack' ? [e.success.operationKind] : [],
 );
+
+/** Which way a value travels: responses must carry documented fields, requests stated-required ones. */
+export type Direction = 'response' | 'request';
+
+/** Whether a field must be present: documented response fields; request fields the document marks required. */
+export const mustBePresent = (field: Pick<Field, 'presence'>, direction: Direction): boolean =>
+  direction === 'response' ? field.presence === 'documented' : field.presence === 'required';
 
 /** Names of every field the model marks secret, for redaction. */
 export const secretFieldNames: readonly string[] = (() => {

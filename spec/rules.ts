@@ -47,6 +47,7 @@ export const rules: readonly Rule[] = [
       'CONFLICT-SSH-PASSWORD-500',
       'CONFLICT-THEMES-BODY-400',
       'CONFLICT-ACTION-UNKNOWN-RESOURCE',
+      'CONFLICT-READ-MALFORMED-ID',
     ],
   },
   {

@@ -1,0 +1,190 @@
+/**
+ * The OpenAPI document, read back with `yaml` and checked against the model: every expected
+ * value is derived from `api`, so a model change needs no test change.
+ */
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { api } from '../spec/api.ts';
+import type { Endpoint } from '../spec/model.ts';
+import { conflictsOf, inScope, isAck, operationIdPattern, operationKinds } from '../spec/queries.ts';
+import { generateOpenApi, OPENAPI_FILE } from './openapi.ts';
+
+type Node = Record<string, any>;
+
+const [file] = generateOpenApi(api);
+const text = file!.contents;
+const doc: Node = parse(text);
+
+/** Follows a local `$ref` (`#/a/b`) inside the document. */
+const deref = (node: Node): Node =>
+  typeof node.$ref === 'string'
+    ? deref(node.$ref.slice(2).split('/').reduce((at: Node, key: string) => at[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc))
+    : node;
+
+const operationOf = (e: Endpoint): Node => doc.paths?.[e.path]?.[e.method.toLowerCase()];
+const successKey = (e: Endpoint): string => (isAck(e) ? '202' : '2XX');
+const jsonSchemaOf = (node: Node): Node => deref(node).content['application/json'].schema;
+
+/** The `operation_id` pattern inside an acknowledgement schema (`allOf: [Acknowledgement, {...}]`). */
+const opIdPatternIn = (schema: Node): string | undefined =>
+  (schema.allOf as Node[] | undefined)?.map((part) => part.properties?.operation_id?.pattern).find((p) => p !== undefined);
+
+const uuid = '0b5f0c52-3a4e-4f0e-9d4c-6a3b2c1d0e9f';
+
+describe(`${OPENAPI_FILE}`, () => {
+  it('is OpenAPI 3.1.0 for the spec version, behind the banner', () => {
+    expect(file!.path).toBe(OPENAPI_FILE);
+    expect(text.split('\n')[0]).toContain(`spec ${api.specVersion}`);
+    expect(text.split('\n')[0]).toContain('do not edit');
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBe(api.title);
+    expect(doc.info.version).toBe(api.specVersion);
+    expect(doc.info.description).toContain(api.document);
+  });
+
+  it('has a {base_url} server whose default ends in the base path', () => {
+    const [server] = doc.servers;
+    expect(server.url).toBe('{base_url}');
+    expect(server.variables.base_url.default.endsWith(api.basePath)).toBe(true);
+  });
+
+  it('requires the bearer scheme globally', () => {
+    const schemes = Object.entries(doc.components.securitySchemes as Node);
+    expect(schemes).toHaveLength(1);
+    const [name, scheme] = schemes[0]!;
+    expect(scheme).toMatchObject({ type: 'http', scheme: api.auth.scheme });
+    expect(doc.security).toEqual([{ [name]: [] }]);
+  });
+
+  it('has exactly one operation per endpoint, no more', () => {
+    const operations = Object.values(doc.paths as Node).flatMap((item) => Object.values(item as Node));
+    expect(operations.map((o: Node) => o.operationId).sort()).toEqual(api.endpoints.map((e) => e.name).sort());
+  });
+
+  it('tags every operation with a declared tag, noting ASM-TAG-GROUPS', () => {
+    const declared = new Map((doc.tags as Node[]).map((t) => [t.name, t]));
+    for (const e of api.endpoints) {
+      expect(operationOf(e).tags).toEqual([e.tag]);
+      expect(declared.get(e.tag)?.['x-assumption']).toBe('ASM-TAG-GROUPS');
+    }
+  });
+
+  it('lists every resource under components.schemas', () => {
+    expect(Object.keys(doc.components.schemas)).toEqual(api.resources.map((r) => r.name));
+  });
+
+  it('carries the model gaps at the top level', () => {
+    expect(doc['x-unknowns'].map((u: Node) => u.id)).toEqual(api.unknowns.map((u) => u.id));
+    expect(doc['x-assumptions'].map((a: Node) => a.id)).toEqual(api.assumptions.map((a) => a.id));
+    expect(doc['x-conflicts'].map((c: Node) => c.id)).toEqual(api.conflicts.map((c) => c.id));
+    expect(doc['x-rules'].map((r: Node) => r.id)).toEqual(api.rules.map((r) => r.id));
+  });
+
+  describe.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('%s', (_, e) => {
+    const op = () => operationOf(e);
+
+    it('sits at its path and method with its name and summary', () => {
+      expect(op()).toBeDefined();
+      expect(op().operationId).toBe(e.name);
+      expect(op().summary).toBe(e.summary);
+      expect(op()['x-effect']).toBe(e.effect);
+      expect(op().deprecated ?? false).toBe(e.deprecated !== undefined);
+    });
+
+    it('answers its success and exactly the error statuses of the per-endpoint table', () => {
+      const keys = Object.keys(op().responses).sort();
+      expect(keys).toEqual([successKey(e), ...e.errors.map(String)].sort());
+      for (const status of e.errors) {
+        const schema = jsonSchemaOf(op().responses[String(status)]);
+        expect(schema.allOf[0].$ref).toBe('#/components/schemas/ErrorBody');
+        expect(schema.allOf[1].properties.status.const).toBe(status);
+      }
+    });
+
+    it('declares its path and query parameters', () => {
+      const params: Node[] = op().parameters ?? [];
+      const placeholders = [...e.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+      expect(params.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(placeholders);
+      for (const p of params.filter((p) => p.in === 'path')) {
+        expect(p.required).toBe(true);
+        expect(p.schema).toMatchObject({ type: 'string', format: 'uuid' });
+      }
+      const query = params.filter((p) => p.in === 'query');
+      expect(query.map((p) => p.name)).toEqual(e.queryParams.map((p) => p.name));
+      for (const [i, p] of e.queryParams.entries()) expect(query[i]!['x-assumption']).toBe(p.assumption);
+    });
+
+    it('has a request body exactly where the model has one', () => {
+      const body = op().requestBody;
+      if (!e.body) return expect(body).toBeUndefined();
+      expect(Object.keys(jsonSchemaOf(body).properties)).toEqual(e.body.map((f) => f.name));
+      if (e.method === 'GET') expect(body.description).toContain('OpenAPI 3.1 permits a request body on GET');
+    });
+
+    it('names its kind, rules and conflicts', () => {
+      expect(op()['x-operation-kind']).toBe(isAck(e) ? e.success.operationKind : undefined);
+      expect(op()['x-rules']).toEqual(api.rules.filter((r) => inScope(r, e)).map((r) => r.id));
+      expect((op()['x-conflicts'] ?? []).map((c: Node) => [c.id, c.extraStatus])).toEqual(
+        conflictsOf(e).map((c) => [c.id, c.extraStatus]),
+      );
+    });
+
+    if (isAck(e)) {
+      it("pins the acknowledgement's operation id to its kind", () => {
+        const schema = jsonSchemaOf(op().responses['202']);
+        expect(opIdPatternIn(schema)).toBe(operationIdPattern(e.success.operationKind));
+      });
+    } else {
+      it('notes that the success status is not shown', () => {
+        const success = op().responses['2XX'];
+        expect(success['x-unknown']).toBe('UNK-SYNC-SUCCESS-STATUS');
+        expect(success['x-assumption']).toBe('ASM-SYNC-SUCCESS-2XX');
+      });
+    }
+  });
+});
+
+describe('the OpenAPI JSON Schemas under ajv (draft 2020-12)', () => {
+  // The document itself is the root schema, so `#/components/schemas/...` resolves as written.
+  const ajv = new Ajv2020.default({ strict: true, allErrors: true });
+  addFormats.default(ajv);
+  for (const key of Object.keys(doc).filter((k) => k !== '$schema')) ajv.addKeyword(key);
+  ajv.addSchema(doc, OPENAPI_FILE);
+  const pointer = (...parts: string[]) => `${OPENAPI_FILE}#/${parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+
+  it.each(api.resources.map((r) => [r.name]))('resource %s compiles', (name) => {
+    expect(() => ajv.getSchema(pointer('components', 'schemas', name))).not.toThrow();
+  });
+
+  it.each(api.endpoints.map((e) => [e.name, e] as const))('%s: request and response schemas compile', (_, e) => {
+    const base = ['paths', e.path, e.method.toLowerCase()];
+    if (e.body) expect(ajv.getSchema(pointer(...base, 'requestBody', 'content', 'application/json', 'schema'))).toBeTypeOf('function');
+    for (const status of [successKey(e), ...e.errors.map(String)]) {
+      const response = ['responses', status];
+      const at = e.errors.map(String).includes(status)
+        ? ['components', 'responses', `Error${status}`, 'content', 'application/json', 'schema']
+        : [...base, ...response, 'content', 'application/json', 'schema'];
+      expect(ajv.getSchema(pointer(...at))).toBeTypeOf('function');
+    }
+  });
+
+  it.each(api.endpoints.filter(isAck).map((e) => [e.name, e] as const))(
+    '%s: the 202 schema accepts its own kind and refuses every other',
+    (_, e) => {
+      if (!isAck(e)) throw new Error('unreachable');
+      const validate = ajv.getSchema(pointer('paths', e.path, e.method.toLowerCase(), 'responses', '202', 'content', 'application/json', 'schema'))!;
+      const ack = (kind: string) => ({ operation_id: `${kind}-${uuid}`, message: 'in progress', status: 202 });
+      expect(validate(ack(e.success.operationKind))).toBe(true);
+      for (const other of operationKinds.filter((k) => k !== e.success.operationKind)) expect(validate(ack(other))).toBe(false);
+      expect(validate({ ...ack(e.success.operationKind), status: 200 })).toBe(false);
+    },
+  );
+
+  it('an error response schema pins `status` to the HTTP status', () => {
+    const validate = ajv.getSchema(pointer('components', 'responses', 'Error401', 'content', 'application/json', 'schema'))!;
+    expect(validate({ message: 'No or invalid API key provided', status: 401 })).toBe(true);
+    expect(validate({ message: 'No or invalid API key provided', status: 500 })).toBe(false);
+  });
+});
