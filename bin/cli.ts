@@ -3,6 +3,7 @@
  * module is imported only when it runs, so `help` stays instant and a command pays only for
  * what it uses. Exit codes: 0 success, 1 the command's check failed, 2 bad usage.
  */
+import { conformFlags } from '../conformance/flags.ts';
 import { UsageError, type Command } from './command.ts';
 
 const PROGRAM = 'hosted-site-contract';
@@ -19,6 +20,20 @@ const commands: readonly Command[] = [
       '               (default: ../shared/spec/hosted-site-api.md, when it exists)',
     ],
     run: async (args) => (await import('../generator/main.ts')).runGenerate(args),
+  },
+  {
+    name: 'mock',
+    summary: 'run the reference mock server (prints one JSON line with its URL and test keys)',
+    usage: 'mock [--host HOST] [--port PORT]',
+    flags: ['--host HOST  address to listen on (default 127.0.0.1)', '--port PORT  port to listen on, 0 for any free port (default 4010)'],
+    run: async (args) => (await import('../mock/cli.ts')).runMock(args),
+  },
+  {
+    name: 'conform',
+    summary: 'check an API against the document (without --base-url: the embedded mock); exit 1 on any failure',
+    usage: 'conform [--base-url URL --api-key KEY --site-id UUID] [--reporter console|json|junit]... [--output FILE] [more: help conform]',
+    flags: conformFlags,
+    run: async (args) => (await import('../conformance/cli.ts')).runConform(args),
   },
 ];
 

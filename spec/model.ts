@@ -214,7 +214,10 @@ export type RuleId =
 /** Which endpoints a rule is checked on; data, so every consumer selects the same set. */
 export type Scope =
   | 'all'
-  | 'reads'
+  /** Checked once against the target, not per endpoint. */
+  | 'target'
+  /** Reads that name data by a path id (a read without ids has no data that could be missing). */
+  | 'reads-with-ids'
   | 'acks'
   | 'with-400'
   | 'with-response-body'

@@ -51,8 +51,10 @@ export function inScope(rule: Rule, e: Endpoint): boolean {
   switch (scope) {
     case 'all':
       return true;
-    case 'reads':
-      return isRead(e);
+    case 'target':
+      return false;
+    case 'reads-with-ids':
+      return isRead(e) && e.pathParams.length > 0;
     case 'acks':
       return isAck(e);
     case 'with-400':

@@ -83,8 +83,8 @@ export const rules: readonly Rule[] = [
     title: 'Reads of data that does not exist or may not be read answer 404',
     statement: 'Data that does not exist, or that the key\'s user may not read, yields 404 on read endpoints.',
     cite: { section: 'Authentication' },
-    scope: 'reads',
-    conflicts: ['CONFLICT-DNS-READ-404', 'CONFLICT-VALIDATE-404', 'CONFLICT-READ-MALFORMED-ID'],
+    scope: 'reads-with-ids',
+    conflicts: ['CONFLICT-DNS-READ-404', 'CONFLICT-READ-MALFORMED-ID'],
   },
   {
     id: 'RESPONSE-SCHEMA',
@@ -155,6 +155,6 @@ export const rules: readonly Rule[] = [
     title: 'The base path ends in the version segment `/v2`',
     statement: 'the path of {base_url} ends in the version segment `/v2`',
     cite: { section: 'Versioning', quote: 'The version is carried in the base path: `/v2`.' },
-    scope: 'all',
+    scope: 'target',
   },
 ];

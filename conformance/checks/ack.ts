@@ -1,0 +1,123 @@
+/**
+ * §Endpoints > Conventions: acknowledged actions answer HTTP 202 with `operation_id` (string),
+ * `message` (string) and `status` (number, 202) (ACK-202); the id is `<kind>-<UUID>`
+ * (OPID-SHAPE) with the action's kind from the kind-prefix table (OPID-KIND).
+ */
+import { api } from '../../spec/api.ts';
+import { formats } from '../../spec/formats.ts';
+import type { Endpoint, OperationKind } from '../../spec/model.ts';
+import { isAck, operationKinds } from '../../spec/queries.ts';
+import type { Check, Exchange } from '../types.ts';
+import { messageStatusProblems } from './errors.ts';
+import { is2xx } from './success.ts';
+import { clip, isObject, notJson, sentence, serverSaid, show } from './values.ts';
+
+const ACK_BODY = 'the acknowledgement body: `operation_id` (string), `message` (string), `status` (number, 202) (§Endpoints > Conventions)';
+
+function ackBodyProblems(body: unknown): string[] {
+  if (!isObject(body)) return [`the body is ${show(body)}, not an object`];
+  const problems: string[] = [];
+  const id = body.operation_id;
+  if (id === undefined) problems.push('`operation_id` is missing');
+  else if (typeof id !== 'string') problems.push(`\`operation_id\` is ${show(id)}; the document says a string`);
+  return [...problems, ...messageStatusProblems(body, 202, 'ack')];
+}
+
+export const ack202: Check = {
+  rule: 'ACK-202',
+  applies: (exchange) =>
+    isAck(exchange.probe.endpoint) &&
+    exchange.response !== undefined &&
+    (exchange.probe.expect === 'valid' || is2xx(exchange.response.status)),
+  check: (_, exchange) => {
+    const response = exchange.response!;
+    const problems: string[] = [];
+    if (response.status !== 202) {
+      const to = exchange.probe.expect === 'valid' ? ' to a valid request' : '';
+      problems.push(`the server answered ${response.status}${to}${is2xx(response.status) ? '' : serverSaid(exchange)}`);
+    }
+    if (is2xx(response.status)) {
+      const unusable = notJson(response);
+      problems.push(...(unusable ? [unusable] : ackBodyProblems(response.json)));
+    }
+    if (problems.length === 0) return undefined;
+    const title = response.status !== 202 ? `answered ${response.status}, expected 202` : `acknowledgement body: ${problems[0]!.split(';')[0]}`;
+    return { title, message: `${sentence(problems.join('; '))}. Acknowledged actions answer HTTP 202 with ${ACK_BODY}.` };
+  },
+};
+
+// ---- operation ids -----------------------------------------------------------------------------
+
+const UUID = formats.uuid.pattern.slice(1, -1);
+/** `<kind>-<UUID>`: a non-empty kind, `-`, a UUID; the kind may itself hold `-` (`cdn-cache:clear`). */
+const SHAPE = new RegExp(`^(.+)-(${UUID})$`);
+
+/** The operation id of a 2xx answer of an acknowledged action, when it is a string. */
+function operationIdOf(exchange: Exchange): string | undefined {
+  const response = exchange.response;
+  if (!isAck(exchange.probe.endpoint) || !response || !is2xx(response.status) || !isObject(response.json)) return undefined;
+  const id = response.json.operation_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+const actionOf = (kind: OperationKind): Endpoint | undefined =>
+  api.endpoints.find((e) => e.success.kind === 'ack' && e.success.operationKind === kind);
+
+/** Why an operation id is not `<kind>-<UUID>`, or undefined when it is. */
+export function operationIdShapeProblem(id: string): string | undefined {
+  if (SHAPE.test(id)) return undefined;
+  const shown = JSON.stringify(clip(id, 100));
+  if (new RegExp(`^${UUID}$`).test(id)) return `${shown} is a bare UUID: no \`<kind>-\` before it`;
+  if (new RegExp(`^-${UUID}$`).test(id)) return `${shown} has an empty kind before \`-<UUID>\``;
+  // Longest known kind first, so `cdn-cache:clear` is not read as a shorter kind.
+  const kind = [...operationKinds].sort((a, b) => b.length - a.length).find((k) => id.startsWith(k));
+  if (kind !== undefined) {
+    const rest = id.slice(kind.length);
+    if (!rest.startsWith('-')) return `${shown} has no \`-\` between the kind \`${kind}\` and ${JSON.stringify(clip(rest, 60))}`;
+    return `${shown}: after \`${kind}-\` comes ${JSON.stringify(clip(rest.slice(1), 60))}, not a UUID (8-4-4-4-12 hexadecimal digits)`;
+  }
+  return `${shown} does not end in \`-<UUID>\` (a UUID is 8-4-4-4-12 hexadecimal digits)`;
+}
+
+export const opidShape: Check = {
+  rule: 'OPID-SHAPE',
+  applies: (exchange) => operationIdOf(exchange) !== undefined,
+  check: (_, exchange) => {
+    const problem = operationIdShapeProblem(operationIdOf(exchange)!);
+    if (!problem) return undefined;
+    return { title: 'operation id is not `<kind>-<UUID>`', message: `${sentence(problem)}; the document's shape is \`<kind>-<UUID>\` (§Endpoints > Conventions).` };
+  },
+};
+
+/** Why a kind is wrong for an endpoint, naming the near miss (another action's kind, case, singular/plural). */
+function kindProblem(kind: string, wanted: OperationKind): string {
+  const notes: string[] = [];
+  const owner = operationKinds.find((k) => k === kind);
+  if (owner) notes.push(`that is the kind of ${actionOf(owner)!.method} ${actionOf(owner)!.path}`);
+  else if (kind.toLowerCase() === wanted.toLowerCase()) notes.push('it differs only in letter case');
+  else {
+    const stem = (k: string) => k.split(/([:-])/).map((w) => w.replace(/s$/, '')).join('');
+    if (stem(kind) === stem(wanted)) notes.push('a singular/plural near miss');
+  }
+  const note = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+  return `the kind is \`${clip(kind, 80)}\`${note}; the document's kind for this action is \`${wanted}\``;
+}
+
+export const opidKind: Check = {
+  rule: 'OPID-KIND',
+  applies: (exchange) => {
+    const id = operationIdOf(exchange);
+    return id !== undefined && SHAPE.test(id);
+  },
+  check: (_, exchange) => {
+    const endpoint = exchange.probe.endpoint;
+    if (!isAck(endpoint)) return undefined;
+    const kind = SHAPE.exec(operationIdOf(exchange)!)![1]!;
+    const wanted = endpoint.success.operationKind;
+    if (kind === wanted) return undefined;
+    return {
+      title: `operation id kind \`${clip(kind, 60)}\`, expected \`${wanted}\``,
+      message: `${sentence(kindProblem(kind, wanted))} (§Endpoints > Conventions, kind-prefix table).`,
+    };
+  },
+};

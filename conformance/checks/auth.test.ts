@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { auth401, authBearer, authSchemeCase } from './auth.ts';
+import { exchange, expectJudgement, judge, TEST_API_KEY, type Case } from './testing.ts';
+
+const unauthorizedBody = { message: 'No or invalid API key provided', status: 401 };
+const noKey = { rule: 'AUTH-401', expect: 'unauthorized', headers: {} } as const;
+
+describe('AUTH-401', () => {
+  const cases: [string, Case][] = [
+    ['401 with the documented message', { given: { ...noKey, status: 401, json: unauthorizedBody }, want: 'pass' }],
+    ['401 saying "Unauthorized"', { given: { ...noKey, status: 401, json: { message: 'Unauthorized', status: 401 } }, want: 'pass' }],
+    ['401 about a token', { given: { ...noKey, status: 401, json: { message: 'Invalid token', status: 401 } }, want: 'pass' }],
+    ['401 about credentials', { given: { ...noKey, status: 401, json: { message: 'Missing CREDENTIALS', status: 401 } }, want: 'pass' }],
+    [
+      '401 whose message says nothing about the key: a warning',
+      { given: { ...noKey, status: 401, json: { message: 'Forbidden', status: 401 } }, want: { match: /"Forbidden" says nothing about a key/, severity: 'warning' } },
+    ],
+    ['401 without a message: ERR-BODY judges it', { given: { ...noKey, status: 401, json: { status: 401 } }, want: 'pass' }],
+    ['401 with an HTML body: ERR-BODY judges it', { given: { ...noKey, status: 401, text: '<h1>401</h1>', contentType: 'text/html' }, want: 'pass' }],
+    ['served without a key', { given: { ...noKey, status: 200, json: {} }, want: /answered 200, expected 401[\s\S]*served the request without a valid bearer key/ }],
+    ['403 instead of 401', { given: { ...noKey, status: 403, json: { message: 'Forbidden', status: 403 } }, want: /answered 403, expected 401[\s\S]*\(the server said "Forbidden"\)/ }],
+    ['404 instead of 401', { given: { ...noKey, status: 404, json: { message: 'nope', status: 404 } }, want: /answered 404, expected 401/ }],
+    ['no answer', { given: { ...noKey, failure: 'timeout' }, want: /^no answer: timeout after 10000 ms\nno response within 10000 ms; the probe expected 401/ }],
+    ['connection refused', { given: { ...noKey, failure: 'refused' }, want: /^no answer: connection refused/ }],
+    ["another rule's probe", { given: { rule: 'AUTH-BEARER', expect: 'unauthorized', status: 200, json: {} }, want: 'skip' }],
+    ['empty bearer refused', { given: { ...noKey, headers: { authorization: 'Bearer ' }, status: 401, json: unauthorizedBody }, want: 'pass' }],
+    [
+      'a lone scheme word is no secret to hide',
+      { given: { ...noKey, headers: { authorization: 'Bearer' }, status: 400, json: { message: 'Bearer what?', status: 400 } }, want: /\(the server said "Bearer what\?"\)/ },
+    ],
+  ];
+  it.each(cases)('%s', (_, c) => expectJudgement(auth401, c));
+
+  it('never echoes the key the request carried', () => {
+    const given = exchange({
+      ...noKey,
+      headers: { authorization: `Bearer ${TEST_API_KEY}x` },
+      status: 401,
+      json: { message: `Access denied for ${TEST_API_KEY}x`, status: 401 },
+    });
+    const verdict = judge(auth401, given);
+    expect(verdict).toMatchObject({ severity: 'warning' });
+    expect(JSON.stringify(verdict)).not.toContain(TEST_API_KEY);
+  });
+});
+
+describe('AUTH-BEARER', () => {
+  const other = (headers: Record<string, string>, query?: Record<string, string>) =>
+    ({ rule: 'AUTH-BEARER', expect: 'unauthorized', headers, ...(query ? { query } : {}) }) as const;
+  const cases: [string, Case][] = [
+    ['Basic refused', { given: { ...other({ authorization: `Basic ${Buffer.from(`${TEST_API_KEY}:`).toString('base64')}` }), status: 401, json: unauthorizedBody }, want: 'pass' }],
+    ['Token scheme served', { given: { ...other({ authorization: `Token ${TEST_API_KEY}` }), status: 200, json: {} }, want: /answered 200, expected 401/ }],
+    ['key in the query served', { given: { ...other({}, { api_key: TEST_API_KEY }), status: 200, json: {} }, want: /answered 200, expected 401/ }],
+    ['X-API-Key refused', { given: { ...other({ 'x-api-key': TEST_API_KEY }), status: 401, json: unauthorizedBody }, want: 'pass' }],
+    ['a 401 message is AUTH-401 business only', { given: { ...other({ 'x-api-key': TEST_API_KEY }), status: 401, json: { message: 'Forbidden', status: 401 } }, want: 'pass' }],
+    ['no answer', { given: { ...other({}), failure: 'reset' }, want: /^no answer: connection reset after 10000 ms/ }],
+    ["an AUTH-401 probe", { given: { ...noKey, status: 401, json: unauthorizedBody }, want: 'skip' }],
+  ];
+  it.each(cases)('%s', (_, c) => expectJudgement(authBearer, c));
+
+  it('never echoes a key sent in the query', () => {
+    const verdict = judge(authBearer, exchange({ ...other({}, { apiKey: TEST_API_KEY }), status: 403, json: { message: `bad ${TEST_API_KEY}`, status: 403 } }));
+    expect(JSON.stringify(verdict)).toContain('[redacted]');
+    expect(JSON.stringify(verdict)).not.toContain(TEST_API_KEY);
+  });
+});
+
+describe('AUTH-SCHEME-CASE', () => {
+  const scheme = (word: string) => ({ rule: 'AUTH-SCHEME-CASE', expect: 'observe', headers: { authorization: `${word} ${TEST_API_KEY}` } }) as const;
+  const cases: [string, Case][] = [
+    ['`bearer` served', { given: { ...scheme('bearer'), status: 200, json: {} }, want: 'pass' }],
+    ['`BEARER` answered 404 (unknown id)', { given: { ...scheme('BEARER'), status: 404, json: { message: 'x', status: 404 } }, want: 'pass' }],
+    ['`bearer` answered 400 (refused for another reason)', { given: { ...scheme('bearer'), endpoint: 'runWpCliCommand', status: 400, json: { message: 'x', status: 400 } }, want: 'pass' }],
+    ['`bearer` answered 500: NO-SERVER-ERROR judges it', { given: { ...scheme('bearer'), status: 500, json: { message: 'x', status: 500 } }, want: 'pass' }],
+    ['`bearer` refused', { given: { ...scheme('bearer'), status: 401, json: { message: 'x', status: 401 } }, want: /refused the valid key sent with scheme `bearer`[\s\S]*case-insensitive \(RFC 7235/ }],
+    ['`BEARER` refused', { given: { ...scheme('BEARER'), status: 401, json: { message: 'x', status: 401 } }, want: /scheme `BEARER`/ }],
+    ['no answer', { given: { ...scheme('bearer'), failure: 'timeout' }, want: /^no answer: timeout after 10000 ms[\s\S]*expected any answer but 401/ }],
+    ['a probe that also expects success is judged on it', { given: { ...scheme('bearer'), expect: 'valid', status: 400, json: { message: 'x', status: 400 } }, want: /answered 400, expected 2xx/ }],
+    ["another rule's probe", { given: { rule: 'INPUT-ACCEPT', status: 401, json: unauthorizedBody }, want: 'skip' }],
+  ];
+  it.each(cases)('%s', (_, c) => expectJudgement(authSchemeCase, c));
+
+  it('names the scheme, never the key', () => {
+    const verdict = judge(authSchemeCase, exchange({ ...scheme('bearer'), status: 401, json: unauthorizedBody }));
+    expect(JSON.stringify(verdict)).not.toContain(TEST_API_KEY);
+  });
+});

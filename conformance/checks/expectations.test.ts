@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { RuleId } from '../../spec/model.ts';
+import { endpoint } from '../../spec/queries.ts';
+import { expectationCheck, hasMalformedPathId, input400, inputAccept, pathParamsOf, read404 } from './expectations.ts';
+import { exchange, expectJudgement, TEST_UUID, type Case } from './testing.ts';
+
+const err = (status: number, message = 'error') => ({ message, status });
+const notFound = { rule: 'READ-404', expect: 'not-found' } as const;
+
+describe('READ-404', () => {
+  const cases: [string, Case][] = [
+    ['random UUID answered 404', { given: { ...notFound, endpoint: 'getSite', status: 404, json: err(404) }, want: 'pass' }],
+    ['random UUID served', { given: { ...notFound, endpoint: 'getSite', status: 200, json: { site: {} } }, want: /answered 200, expected 404[\s\S]*as if the data existed/ }],
+    ['random UUID answered 400', { given: { ...notFound, endpoint: 'listCompanyUsers', status: 400, json: err(400) }, want: /answered 400, expected 404/ }],
+    ['random UUID answered 401', { given: { ...notFound, endpoint: 'listBackups', status: 401, json: err(401, 'No or invalid API key provided') }, want: /answered 401, expected 404[\s\S]*"No or invalid API key provided"/ }],
+    // Reads whose table lists 400: a non-UUID id may be either.
+    ['non-UUID id, table lists 400: 400', { given: { ...notFound, endpoint: 'getSshStatus', path: { env_id: 'not-a-uuid' }, status: 400, json: err(400) }, want: 'pass' }],
+    ['non-UUID id, table lists 400: 404', { given: { ...notFound, endpoint: 'getSshStatus', path: { env_id: 'not-a-uuid' }, status: 404, json: err(404) }, want: 'pass' }],
+    ['non-UUID id, table lists 400, --strict: 400', { given: { ...notFound, endpoint: 'getSftpPassword', path: { env_id: '12345' }, status: 400, json: err(400) }, strict: true, want: 'pass' }],
+    ['non-UUID id, table lists 400: 200', { given: { ...notFound, endpoint: 'getSshStatus', path: { env_id: 'not-a-uuid' }, status: 200, json: {} }, want: /expected 400 or 404[\s\S]*the endpoint's table lists 400/ }],
+    // CONFLICT-READ-MALFORMED-ID: 400 accepted either side unless --strict.
+    ['non-UUID id, CONFLICT-READ-MALFORMED-ID: 400', { given: { ...notFound, endpoint: 'getSite', path: { site_id: 'x'.repeat(36) }, status: 400, json: err(400) }, want: 'pass' }],
+    [
+      'non-UUID id, CONFLICT-READ-MALFORMED-ID, --strict: 400',
+      { given: { ...notFound, endpoint: 'getSite', path: { site_id: 'x'.repeat(36) }, status: 400, json: err(400) }, strict: true, want: /expected 404[\s\S]*with --strict the 400 of CONFLICT-READ-MALFORMED-ID is not accepted/ },
+    ],
+    ['non-UUID id, CONFLICT-READ-MALFORMED-ID, --strict: 404', { given: { ...notFound, endpoint: 'getSite', path: { site_id: '0' }, status: 404, json: err(404) }, strict: true, want: 'pass' }],
+    // CONFLICT-DNS-READ-404 lets 404 through; nothing lets 400 through for its ids.
+    ['DNS records, non-UUID domain: 404', { given: { ...notFound, endpoint: 'listDnsRecords', path: { domain_id: 'example.com' }, status: 404, json: err(404) }, want: 'pass' }],
+    ['DNS records, non-UUID domain: 400', { given: { ...notFound, endpoint: 'listDnsRecords', path: { domain_id: 'example.com' }, status: 400, json: err(400) }, want: /answered 400, expected 404/ }],
+    ['uppercase UUID is a UUID', { given: { ...notFound, endpoint: 'getSite', path: { site_id: TEST_UUID.toUpperCase() }, status: 400, json: err(400) }, want: /expected 404/ }],
+    ['no answer', { given: { ...notFound, failure: 'timeout' }, want: /^no answer: timeout after 10000 ms\n.*the probe expected 404\.$/ }],
+    ['observe probe (e.g. --strict on a conflict)', { given: { rule: 'READ-404', expect: 'observe', status: 200, json: {} }, want: 'skip' }],
+    ["another rule's probe", { given: { rule: 'INPUT-400', expect: 'invalid', status: 200, json: {} }, want: 'skip' }],
+  ];
+  it.each(cases)('%s', (_, c) => expectJudgement(read404, c));
+});
+
+describe('INPUT-400', () => {
+  const invalid = { rule: 'INPUT-400', expect: 'invalid', endpoint: 'restoreBackup', requestBody: '{"backup_id":1.5}' } as const;
+  const cases: [string, Case][] = [
+    ['400', { given: { ...invalid, status: 400, json: err(400) }, want: 'pass' }],
+    ['acknowledged', { given: { ...invalid, status: 202, json: {} }, want: /answered 202, expected 400[\s\S]*accepted a request that breaks a stated constraint/ }],
+    ['500', { given: { ...invalid, status: 500, json: err(500, 'boom') }, want: /answered 500, expected 400[\s\S]*\(the server said "boom"\)/ }],
+    ['404', { given: { ...invalid, status: 404, json: err(404) }, want: /answered 404, expected 400/ }],
+    ['no answer', { given: { ...invalid, failure: 'protocol' }, want: /^no answer: malformed HTTP answer after 10000 ms/ }],
+    ['valid probe of another rule', { given: { rule: 'INPUT-ACCEPT', expect: 'valid', status: 400, json: err(400) }, want: 'skip' }],
+  ];
+  it.each(cases)('%s', (_, c) => expectJudgement(input400, c));
+});
+
+describe('INPUT-ACCEPT', () => {
+  const valid = { rule: 'INPUT-ACCEPT', expect: 'valid' } as const;
+  const cases: [string, Case][] = [
+    ['read 200', { given: { ...valid, endpoint: 'getSite', status: 200, json: {} }, want: 'pass' }],
+    ['read 203', { given: { ...valid, endpoint: 'getSite', status: 203, json: {} }, want: 'pass' }],
+    ['read 204', { given: { ...valid, endpoint: 'getSite', status: 204 }, want: /answered 204, expected 2xx other than 202 and 204/ }],
+    ['other action 201', { given: { ...valid, endpoint: 'createWpAdminUser', status: 201, json: {} }, want: 'pass' }],
+    ['other action 202', { given: { ...valid, endpoint: 'changeSshExpirationInterval', status: 202, json: {} }, want: /answered 202/ }],
+    ['acknowledged action 202', { given: { ...valid, endpoint: 'clearCdnCache', status: 202, json: {} }, want: 'pass' }],
+    ['acknowledged action 200 instead of 202', { given: { ...valid, endpoint: 'clearCdnCache', status: 200, json: {} }, want: /answered 200, expected 202/ }],
+    ['refused with the reason', { given: { ...valid, endpoint: 'runWpCliCommand', status: 400, json: err(400, 'wp_command is invalid') }, want: /answered 400, expected 202[\s\S]*valid under every reasonable reading[\s\S]*"wp_command is invalid"/ }],
+    ['5xx', { given: { ...valid, endpoint: 'searchAndReplace', status: 503, text: 'upstream down', contentType: 'text/plain' }, want: /answered 503, expected 202/ }],
+    ['no answer', { given: { ...valid, failure: 'other' }, want: /^no answer: transport error after 10000 ms[\s\S]*expected 2xx other than 202 and 204/ }],
+  ];
+  it.each(cases)('%s', (_, c) => expectJudgement(inputAccept, c));
+});
+
+describe('LIMIT-*: the probe decides which way', () => {
+  const limits: [RuleId, string][] = [
+    ['LIMIT-WP-COMMAND', 'runWpCliCommand'],
+    ['LIMIT-EXP-INTERVAL', 'changeSshExpirationInterval'],
+    ['LIMIT-WEB-ROOT-SUBFOLDER', 'changeWebrootSubfolder'],
+  ];
+  const cases = limits.flatMap(([rule, name]): [string, Case][] => {
+    const e = endpoint(name);
+    const ok = e.success.kind === 'ack' ? 202 : 200;
+    return [
+      [`${rule} invalid → 400`, { given: { rule, endpoint: name, expect: 'invalid', status: 400, json: err(400) }, want: 'pass' }],
+      [`${rule} invalid accepted`, { given: { rule, endpoint: name, expect: 'invalid', status: ok, json: {} }, want: new RegExp(`answered ${ok}, expected 400`) }],
+      [`${rule} valid → success`, { given: { rule, endpoint: name, expect: 'valid', status: ok, json: {} }, want: 'pass' }],
+      [`${rule} valid refused`, { given: { rule, endpoint: name, expect: 'valid', status: 400, json: err(400) }, want: /answered 400, expected/ }],
+      [`${rule} no answer`, { given: { rule, endpoint: name, expect: 'invalid', failure: 'timeout' }, want: /^no answer: timeout/ }],
+      [`${rule} observe`, { given: { rule, endpoint: name, expect: 'observe', status: 500, json: err(500) }, want: 'skip' }],
+    ];
+  });
+  it.each(cases)('%s', (name, c) => expectJudgement(expectationCheck(limits.find(([rule]) => name.startsWith(`${rule} `))![0]), c));
+});
+
+describe('path ids read back from the URL', () => {
+  it('reads each parameter under any base path, decoded', () => {
+    const e = endpoint('restoreBackup');
+    expect(pathParamsOf(e, `https://api.example.com/prefix/v2/sites/environments/${TEST_UUID}/backups/restore`)).toEqual({ target_env_id: TEST_UUID });
+    expect(pathParamsOf(endpoint('getSite'), 'http://h/v2/sites/a%20b%2Fc?x=1')).toEqual({ site_id: 'a b/c' });
+    expect(pathParamsOf(endpoint('getSite'), 'http://h/v2/other')).toBeUndefined();
+    expect(pathParamsOf(endpoint('validateApiKey'), 'http://h/v2/validate')).toEqual({});
+  });
+
+  it('tells malformed ids from UUIDs of either case', () => {
+    const at = (site_id: string) => hasMalformedPathId(exchange({ endpoint: 'getSite', path: { site_id } }));
+    expect([TEST_UUID, TEST_UUID.toUpperCase(), 'nope', '', `${TEST_UUID}x`].map(at)).toEqual([false, false, true, true, true]);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * The probe's own expectation (conformance/types.ts `Expectation`), judged under the probe's
+ * rule: `unauthorized` → 401, `not-found` → 404, `invalid` → 400, `valid` → the endpoint's
+ * success. One helper serves every rule whose probes carry an expectation; a transport failure
+ * is judged here, as the probe's failure, and by no other check.
+ */
+import type { Endpoint, RuleId } from '../../spec/model.ts';
+import { allowedErrorStatuses, conflictsOf } from '../../spec/queries.ts';
+import { formatRegex } from '../../spec/formats.ts';
+import type { Check, CheckContext, Exchange, TransportFailure, Verdict } from '../types.ts';
+import { describeSuccess, is2xx, successStatuses } from './success.ts';
+import { sentence, serverSaid } from './values.ts';
+
+/** `timeout after 10000 ms`, `connection refused`, … */
+export function describeTransportFailure(failure: TransportFailure): string {
+  const after = ` after ${Math.round(failure.ms)} ms`;
+  switch (failure.kind) {
+    case 'timeout':
+      return `timeout${after}`;
+    case 'reset':
+      return `connection reset${after}`;
+    case 'refused':
+      return 'connection refused';
+    case 'protocol':
+      return `malformed HTTP answer${after}`;
+    case 'other':
+      return `transport error${after}`;
+  }
+}
+
+/** The verdict on a probe that got no answer; `expected` says what it was waiting for. */
+export const transportVerdict = (failure: TransportFailure, expected: string): Verdict => ({
+  title: `no answer: ${describeTransportFailure(failure)}`,
+  message: `${failure.message}; the probe expected ${expected}.`,
+});
+
+/** Path parameters of a request URL, read back against the endpoint's template; undefined if it does not fit. */
+export function pathParamsOf(endpoint: Endpoint, url: string): Record<string, string> | undefined {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+  const names: string[] = [];
+  const source = endpoint.path
+    .split(/(\{[a-z_]+\})/)
+    .map((part) => {
+      const name = /^\{([a-z_]+)\}$/.exec(part)?.[1];
+      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      names.push(name);
+      return '([^/]*)';
+    })
+    .join('');
+  const match = new RegExp(`${source}$`).exec(pathname);
+  if (!match) return undefined;
+  const values: Record<string, string> = {};
+  names.forEach((name, i) => {
+    const raw = match[i + 1] ?? '';
+    try {
+      values[name] = decodeURIComponent(raw);
+    } catch {
+      values[name] = raw;
+    }
+  });
+  return values;
+}
+
+/** Whether the request names a path id the model types as a UUID by a value that is not one. */
+export function hasMalformedPathId(exchange: Exchange): boolean {
+  const { endpoint, request } = exchange.probe;
+  const values = pathParamsOf(endpoint, request.url);
+  if (!values) return false;
+  return endpoint.pathParams.some((p) => {
+    const value = values[p.name];
+    return p.type.kind === 'string' && p.type.format === 'uuid' && value !== undefined && !formatRegex.uuid.test(value);
+  });
+}
+
+interface Expected {
+  readonly statuses: readonly number[];
+  /** The statuses in words, for titles: `401`, `400 or 404`. */
+  readonly words: string;
+  /** Why, with the document's words. */
+  readonly because: string;
+  /** What a 2xx answer means for this expectation. */
+  readonly ifServed: string;
+}
+
+function expected(context: CheckContext, exchange: Exchange): Expected | undefined {
+  const { endpoint } = exchange.probe;
+  switch (exchange.probe.expect) {
+    case 'unauthorized':
+      return {
+        statuses: [401],
+        words: '401',
+        because: 'a missing or invalid key yields HTTP 401 (§Authentication; every endpoint requires `Authorization: Bearer <API_KEY>`)',
+        ifServed: 'it served the request without a valid bearer key',
+      };
+    case 'not-found':
+      return notFound(context, exchange);
+    case 'invalid':
+      return {
+        statuses: [400],
+        words: '400',
+        because: 'a malformed or invalid request yields 400 (§Errors: "Bad request format | Malformed or invalid request")',
+        ifServed: 'it accepted a request that breaks a stated constraint',
+      };
+    case 'valid':
+      return {
+        statuses: successStatuses(endpoint),
+        words: describeSuccess(endpoint),
+        because: `the request is valid under every reasonable reading of the document, so it gets the endpoint's success, ${describeSuccess(endpoint)}`,
+        ifServed: '',
+      };
+    case 'observe':
+      return undefined;
+  }
+}
+
+function notFound(context: CheckContext, exchange: Exchange): Expected {
+  const { endpoint } = exchange.probe;
+  const because = "data that does not exist, or that the key's user may not read, yields 404 on read endpoints (§Authentication)";
+  const ifServed = 'it answered as if the data existed and the key might read it';
+  if (!hasMalformedPathId(exchange)) return { statuses: [404], words: '404', because, ifServed };
+  const conflicts400 = conflictsOf(endpoint).filter((c) => c.extraStatus === 400 && !endpoint.errors.includes(400)).map((c) => c.id);
+  if (allowedErrorStatuses(endpoint, context.options).includes(400)) {
+    const source = endpoint.errors.includes(400) ? "the endpoint's table lists 400" : `${conflicts400.join(', ')} accepts 400 (either side)`;
+    return { statuses: [400, 404], words: '400 or 404', because: `${because}; a non-UUID path id is also an invalid request, and ${source}`, ifServed };
+  }
+  const strictNote = conflicts400.length > 0 ? `; with --strict the 400 of ${conflicts400.join(', ')} is not accepted` : '';
+  return { statuses: [404], words: '404', because: `${because}; the endpoint's table does not list 400 for a non-UUID path id${strictNote}`, ifServed };
+}
+
+/** The probe's expectation judged; undefined when it holds or when the probe only observes. */
+export function judgeExpectation(context: CheckContext, exchange: Exchange): Verdict | undefined {
+  const want = expected(context, exchange);
+  if (!want) return undefined;
+  if (exchange.failure) return transportVerdict(exchange.failure, want.words);
+  const status = exchange.response?.status;
+  if (status === undefined || want.statuses.includes(status)) return undefined;
+  const served = is2xx(status) && want.ifServed ? ` — ${want.ifServed}` : '';
+  return {
+    title: `answered ${status}, expected ${want.words}`,
+    message: `${sentence(want.because)}; the server answered ${status}${served}${serverSaid(exchange)}.`,
+  };
+}
+
+/** Whether an exchange carries something for its probe's own expectation to judge. */
+export const judgesExpectation = (rule: RuleId) => (exchange: Exchange): boolean =>
+  exchange.probe.rule === rule && exchange.probe.expect !== 'observe' && (exchange.response !== undefined || exchange.failure !== undefined);
+
+/** The check of a rule whose probes carry an expectation (the `expect` of each probe decides). */
+export const expectationCheck = (rule: RuleId): Check => ({
+  rule,
+  applies: judgesExpectation(rule),
+  check: judgeExpectation,
+});
+
+export const read404 = expectationCheck('READ-404');
+export const input400 = expectationCheck('INPUT-400');
+export const inputAccept = expectationCheck('INPUT-ACCEPT');
+export const limitWpCommand = expectationCheck('LIMIT-WP-COMMAND');
+export const limitExpInterval = expectationCheck('LIMIT-EXP-INTERVAL');
+export const limitWebRootSubfolder = expectationCheck('LIMIT-WEB-ROOT-SUBFOLDER');

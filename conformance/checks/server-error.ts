@@ -1,0 +1,32 @@
+/**
+ * NO-SERVER-ERROR (§Errors, "500 | Server-side failure"): a request valid under every reading of
+ * the document, or one the suite only observes, never gets a 5xx.
+ */
+import type { Check, Exchange } from '../types.ts';
+import { transportVerdict } from './expectations.ts';
+import { serverSaid } from './values.ts';
+
+/**
+ * Also takes the transport failure of a probe no expectation check owns (e.g. an `observe` probe
+ * of a conflict), so that every failure to answer is reported exactly once: `ownExpectation` are
+ * the checks that judge probes' own expectations.
+ */
+export function noServerErrorCheck(ownExpectation: readonly Check[]): Check {
+  const unowned = (exchange: Exchange): boolean => !ownExpectation.some((c) => c.applies(exchange));
+  return {
+    rule: 'NO-SERVER-ERROR',
+    applies: (exchange) =>
+      (exchange.probe.expect === 'valid' || exchange.probe.expect === 'observe') &&
+      (exchange.response !== undefined || (exchange.failure !== undefined && unowned(exchange))),
+    check: (_, exchange) => {
+      if (exchange.failure) return transportVerdict(exchange.failure, 'an answer below 500');
+      const status = exchange.response!.status;
+      if (status < 500) return undefined;
+      const what = exchange.probe.expect === 'valid' ? 'a request valid under every reasonable reading of the document' : 'the request';
+      return {
+        title: `server error ${status}`,
+        message: `The server answered ${status} to ${what}${serverSaid(exchange)}; a 5xx is a server-side failure (§Errors).`,
+      };
+    },
+  };
+}

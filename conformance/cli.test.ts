@@ -1,0 +1,137 @@
+/**
+ * `hosted-site-contract conform` end to end, as a user runs it: usage errors and unusable targets
+ * exit 2 with one line; the default run against the embedded mock conforms (the issue's main
+ * acceptance test); reports land where `--reporter`/`--output` say, and the JUnit one is XML.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCompanies } from '../mock/fixtures.ts';
+import { api } from '../spec/api.ts';
+import { inScope, operation } from '../spec/queries.ts';
+import { secretForms } from './redact.ts';
+import { wellFormed } from './report/well-formed.ts';
+import type { Report } from './types.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['bin/hosted-site-contract.js', 'conform', ...args],
+      { cwd: root, env: { PATH: process.env.PATH, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const UUID = '11111111-1111-4111-8111-111111111111';
+const live = ['--base-url', 'http://127.0.0.1:1/v2', '--api-key', 'k', '--site-id', UUID];
+
+describe('usage errors: exit 2, one line, no stack trace', () => {
+  it.each([
+    ['a base URL not ending in /v2', ['--base-url', 'http://127.0.0.1:1/v3', '--api-key', 'k', '--site-id', UUID], /--base-url must end in \/v2/],
+    ['a base URL that is not a URL', ['--base-url', 'localhost:80'], /--base-url/],
+    ['an unknown --only rule', ['--only', 'AUTH-401,NOPE'], /unknown rule NOPE/],
+    ['--other-api-key without --other-site-id', [...live, '--other-api-key', 'o'], /--other-api-key needs --other-site-id/],
+    ['--runs 0', ['--runs', '0'], /--runs needs a whole number/],
+    ['--runs 1.5', ['--runs', '1.5'], /--runs needs a whole number/],
+    ['--base-url without a key', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID], /needs an API key/],
+    ['a site id that is not a UUID', ['--base-url', 'http://127.0.0.1:1/v2', '--api-key', 'k', '--site-id', 'abc'], /--site-id must be a UUID/],
+    ['an unknown reporter', ['--reporter', 'xml'], /--reporter must be/],
+    ['json and junit without --output', ['--reporter', 'json', '--reporter', 'junit'], /need --output/],
+    ['an unknown flag', ['--fast'], /unknown option '--fast'/],
+  ])('%s', async (_, args, message) => {
+    const { code, stdout, stderr } = await cli(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('unusable targets: exit 2, one line', () => {
+  let closedPort: number;
+  beforeAll(async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closedPort = (server.address() as { port: number }).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('a closed port', async () => {
+    const { code, stdout, stderr } = await cli(['--base-url', `http://127.0.0.1:${closedPort}/v2`, '--site-id', UUID], { HSC_API_KEY: 'secret-key-xyz' });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/cannot reach .*connection refused/);
+    expect(stderr).not.toContain('secret-key-xyz');
+  });
+});
+
+/** The pairs the probes cannot exercise on a conformant server, with the reason they give. */
+const EXPECTED_SKIPS = new Map([
+  ['INPUT-400 GET /sites/environments/{env_id}/ssh/get-allowed-ips', /no constraint to break/],
+  ['INPUT-400 GET /sites/environments/{env_id}/ssh/get-status', /no constraint to break/],
+  ['INPUT-400 GET /sites/environments/{env_id}/ssh/password', /no constraint to break/],
+]);
+
+describe('the default run against the embedded mock', () => {
+  let run: { code: number; stdout: string; stderr: string };
+  let report: Report;
+  beforeAll(async () => {
+    run = await cli(['--reporter', 'json']);
+    report = JSON.parse(run.stdout) as Report;
+  });
+
+  it('exits 0 with a JSON report on stdout and progress on stderr', () => {
+    expect(run.code).toBe(0);
+    expect(report).toMatchObject({ ok: true, seed: 1106, specVersion: api.specVersion, failures: [] });
+    expect(report.requests).toBeGreaterThan(500);
+    expect(run.stderr).toMatch(/✓ conforms: .* seed 1106/);
+  });
+
+  it('passes every in-scope (rule, operation) pair', () => {
+    const want = api.rules.flatMap((r) => (r.scope === 'target' ? [`${r.id} *`] : api.endpoints.filter((e) => inScope(r, e)).map((e) => `${r.id} ${operation(e)}`)));
+    expect(report.checks.map((c) => `${c.rule} ${c.operation}`)).toEqual(want);
+    const notPassed = report.checks.filter((c) => c.outcome !== 'passed');
+    for (const c of notPassed) {
+      const key = `${c.rule} ${c.operation}`;
+      expect(c.outcome, key).toBe('skipped');
+      expect(c.reason ?? '', key).toMatch(EXPECTED_SKIPS.get(key) ?? /^(?!)/);
+    }
+    expect(report.summary).toEqual({ passed: want.length - notPassed.length, failed: 0, skipped: notPassed.length, warnings: 0 });
+  });
+
+  it('names no key of the mock', () => {
+    for (const company of seedCompanies()) for (const form of secretForms(company.apiKey)) expect(run.stdout + run.stderr).not.toContain(form);
+  });
+});
+
+describe('reports', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hsc-conform-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('--reporter junit --reporter json --output FILE writes both, the second with the other extension; JUnit is XML', async () => {
+    const { code, stdout } = await cli(['--only', 'AUTH-401,ERR-BODY', '--runs', '2', '--reporter', 'console', '--reporter', 'junit', '--reporter', 'json', '--output', join(dir, 'out.xml')]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/SUMMARY/);
+    const xml = await readFile(join(dir, 'out.xml'), 'utf8');
+    const json = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')) as Report;
+    expect(wellFormed(xml)).toEqual([]);
+    expect(new Set(json.checks.map((c) => c.rule))).toEqual(new Set(['AUTH-401', 'ERR-BODY']));
+    expect(xml.match(/<testsuite /g)).toHaveLength(2);
+    expect(xml.match(/<testcase /g)).toHaveLength(json.checks.length);
+  });
+});

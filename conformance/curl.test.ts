@@ -1,0 +1,108 @@
+/**
+ * The curl line, run through bash itself (with `curl` replaced by a function that prints its
+ * arguments), must reproduce the request: method, URL, headers and the exact body, with the keys
+ * filled in from `$HSC_API_KEY` / `$HSC_OTHER_API_KEY`, and never written out.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { curlFor, shellQuote } from './curl.ts';
+import type { Secret } from './redact.ts';
+import type { ProbeRequest } from './types.ts';
+
+const KEY = "hsc_k3y'with$odd`chars\"and\\slash";
+const OTHER = 'other-company-key-0123456789';
+const secrets: Secret[] = [
+  { value: KEY, name: 'HSC_API_KEY' },
+  { value: OTHER, name: 'HSC_OTHER_API_KEY' },
+];
+
+/**
+ * Bash, as a user's shell would run the line. stdin is /dev/null: on a socket (Node's pipes are
+ * socket pairs) bash assumes a remote shell daemon started it and reads ~/.bashrc.
+ */
+const bash = (script: string, env: NodeJS.ProcessEnv = {}): string =>
+  execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** The arguments bash passes to `curl` for the line. */
+function argvOf(line: string): string[] {
+  const script = `curl() { printf '%s\\0' "$@"; }\n${line}`;
+  const out = bash(script, { HSC_API_KEY: KEY, HSC_OTHER_API_KEY: OTHER });
+  return out.split('\0').slice(0, -1);
+}
+
+/** The request curl would send for those arguments (the subset of curl's options curlFor uses). */
+function requestOf(argv: readonly string[]): ProbeRequest {
+  let method: string | undefined;
+  let url = '';
+  let body: string | undefined;
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-sS' || a === '-i' || a === '-g') continue;
+    if (a === '-X') method = argv[++i];
+    else if (a === '-H') {
+      const h = argv[++i]!;
+      if (h.endsWith(';') && !h.includes(':')) headers[h.slice(0, -1)] = '';
+      else {
+        const colon = h.indexOf(':');
+        const value = h.slice(colon + 1).replace(/^ /, '');
+        if (value === '') delete headers[h.slice(0, colon)]; // `Name:` removes a header curl would add
+        else headers[h.slice(0, colon)] = value;
+      }
+    } else if (a === '--data-raw') body = argv[++i];
+    else url = a;
+  }
+  return { method: method ?? 'GET', url, headers, ...(body === undefined ? {} : { body }) };
+}
+
+const base = 'https://api.example.test/v2';
+const cases: [string, ProbeRequest][] = [
+  ['a plain read', { method: 'GET', url: `${base}/sites/abc`, headers: { authorization: `Bearer ${KEY}`, accept: 'application/json' } }],
+  ['no Authorization at all', { method: 'GET', url: `${base}/validate`, headers: {} }],
+  ['the other tenant', { method: 'GET', url: `${base}/sites/x`, headers: { authorization: `Bearer ${OTHER}` } }],
+  ['HTTP Basic from the key', { method: 'GET', url: `${base}/validate`, headers: { authorization: `Basic ${Buffer.from(`${KEY}:`).toString('base64')}` } }],
+  ['the key in the query string', { method: 'GET', url: `${base}/validate?api_key=${OTHER}`, headers: {} }],
+  ['an empty bearer', { method: 'GET', url: `${base}/validate`, headers: { authorization: 'Bearer ' } }],
+  ['an empty header value', { method: 'GET', url: `${base}/validate`, headers: { authorization: '' } }],
+  [
+    'a body full of shell syntax',
+    {
+      method: 'POST',
+      url: `${base}/sites/environments/e/run-wp-cli-command`,
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ wp_command: "wp plugin list; rm -rf / && echo $HOME `id` 'q' \"d\" $(x) !! \\ | > <" }),
+    },
+  ],
+  [
+    'control characters and Unicode',
+    { method: 'PUT', url: `${base}/domains/d/dns-records`, headers: { 'content-type': 'application/json' }, body: 'line1\nline2\ttab\r\u0001\u007f é ✓ 𝄞 \u2028 end' },
+  ],
+  ['a body without Content-Type', { method: 'POST', url: `${base}/sites/cdn/clear-cache`, headers: {}, body: '{"environment_id":1}' }],
+  ['GET with a body (themes)', { method: 'GET', url: `${base}/sites/environments/e/wp-themes`, headers: { 'content-type': 'application/json' }, body: '{"status":"active","column":"name"}' }],
+  ['an empty body', { method: 'POST', url: `${base}/x`, headers: { 'content-type': 'application/json' }, body: '' }],
+  ['braces in the URL', { method: 'GET', url: `${base}/sites/%7Bsite_id%7D/{x}[1]`, headers: {} }],
+  ['a DELETE', { method: 'DELETE', url: `${base}/sites/environments/additional-sftp-accounts/abc`, headers: { authorization: `bearer ${KEY}` } }],
+];
+
+describe('curlFor', () => {
+  it.each(cases)('%s: bash reproduces the request', (_, request) => {
+    const line = curlFor(request, secrets);
+    expect(line).not.toContain('\n');
+    expect(line).not.toContain(KEY);
+    expect(line).not.toContain(OTHER);
+    expect(line).not.toContain(Buffer.from(`${KEY}:`).toString('base64'));
+    const argv = argvOf(line);
+    expect(requestOf(argv)).toEqual(request);
+  });
+
+  it('writes the keys as their variables, inside double quotes', () => {
+    const line = curlFor(cases[0]![1], secrets);
+    expect(line).toContain('"$HSC_API_KEY"');
+    expect(curlFor(cases[2]![1], secrets)).toContain('"$HSC_OTHER_API_KEY"');
+  });
+
+  it.each(['', 'plain', "it's", 'a\nb', '$HOME', '!event', '\\', "'", '\u0001x', '\u0085 \u2029'])('shellQuote(%j) is one word that expands to itself', (text) => {
+    const out = bash(`printf '%s' ${shellQuote(text)}`);
+    expect(out).toBe(text);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Discovery through HTTP: against the mock it finds every id the probes need (aiming actions at
+ * the non-live environment); against odd data it leaves optional ids out with a note; against an
+ * unusable target it fails with one clear message.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureUuid } from '../mock/fixtures.ts';
+import { startMock, type RunningMock } from '../mock/server.ts';
+import { discover, DiscoveryError } from './discovery.ts';
+import { createTransport, type Transport } from './http.ts';
+import type { ProbeResponse, Send } from './types.ts';
+
+let mock: RunningMock;
+let send: Transport;
+beforeAll(async () => {
+  mock = await startMock({ port: 0 });
+  send = createTransport({ timeoutMs: 2000 });
+});
+afterAll(async () => {
+  await send.close();
+  await mock.close();
+});
+
+describe('discover against the mock', () => {
+  it('finds the company, the non-live environment and the ids under it', async () => {
+    const { ids, notes } = await discover({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey, siteId: mock.fixtures.siteId, send });
+    const staging = 'company-a/alpha/staging';
+    expect(ids).toEqual({
+      companyId: mock.fixtures.companyId,
+      siteId: mock.fixtures.siteId,
+      envIds: [fixtureUuid('company-a/alpha/live/env'), fixtureUuid(`${staging}/env`)],
+      envId: fixtureUuid(`${staging}/env`),
+      cdnCacheId: fixtureUuid(`${staging}/cdn-cache`),
+      domainId: fixtureUuid(`${staging}/domain/`),
+      dnsRecord: { type: 'A', name: 'staging.alpha.example.test' },
+      backupId: 1001,
+      sftpAccountIds: [fixtureUuid(`${staging}/sftp/editor`), fixtureUuid(`${staging}/sftp/auditor`)],
+      userId: fixtureUuid('company-a/user/owner'),
+    });
+    expect(notes).toEqual([]);
+  });
+
+  it('a refused key, a foreign site and a closed port are errors that say so', async () => {
+    await expect(discover({ baseUrl: mock.url, apiKey: 'nope', siteId: mock.fixtures.siteId, send })).rejects.toThrow(/API key was refused.*401/);
+    await expect(discover({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey, siteId: mock.fixtures.otherSiteId, send })).rejects.toThrow(
+      /cannot read the site.*404/,
+    );
+    await expect(discover({ baseUrl: 'http://127.0.0.1:1/v2', apiKey: 'k', siteId: mock.fixtures.siteId, send })).rejects.toThrow(DiscoveryError);
+  });
+});
+
+describe('discover against odd data', () => {
+  const ok = (json: unknown): ProbeResponse => ({ status: 200, headers: {}, text: JSON.stringify(json), json, ms: 1 });
+  const SITE = '11111111-1111-4111-8111-111111111111';
+  /** Only /validate and the site answer; everything else is a 500. */
+  const sparse: Send = async (probe) => {
+    const path = new URL(probe.request.url).pathname;
+    if (path.endsWith('/validate')) return { probe, response: ok({ name: 'k' }), throttled: 0 };
+    if (path.endsWith(`/sites/${SITE}`)) {
+      return { probe, response: ok({ site: { company_id: 'comp', environments: [{ id: 'live-env', name: 'live', domains: [] }] } }), throttled: 0 };
+    }
+    return { probe, response: { status: 500, headers: {}, text: '', jsonError: 'the body is empty', ms: 1 }, throttled: 0 };
+  };
+
+  it('falls back to the site summary and leaves optional ids out, with notes', async () => {
+    const { ids, notes } = await discover({ baseUrl: 'http://x/v2', apiKey: 'k', siteId: SITE, send: sparse });
+    expect(ids).toEqual({ companyId: 'comp', siteId: SITE, envIds: ['live-env'], envId: 'live-env', sftpAccountIds: [] });
+    expect(notes.join('\n')).toMatch(/only a live environment/);
+    expect(notes.join('\n')).toMatch(/no domain/);
+    expect(notes.join('\n')).toMatch(/no backup/);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The defaults and flag descriptions of `conform`, kept free of imports so `help` stays instant
+ * (bin/cli.ts reads them without loading the model).
+ */
+
+/** The seed of a run without `--seed`: fixed, so two default runs send the same requests. */
+export const DEFAULT_SEED = 1106;
+/** Examples per property without `--runs`; the default run against the mock stays well within 30 s. */
+export const DEFAULT_RUNS = 100;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONCURRENCY = 8;
+
+export const conformFlags: readonly string[] = [
+  '--base-url URL          the API to test; its path must end in /v2 (default: start the embedded mock and test it)',
+  '--api-key KEY           API key of the company (or env HSC_API_KEY, preferred: it stays out of shell history)',
+  '--site-id UUID          a site of that company; every other id is discovered from it',
+  "--other-api-key KEY     a second company's key (or env HSC_OTHER_API_KEY), for isolation checks; needs --other-site-id",
+  '--other-site-id UUID    a site of the second company',
+  '--allow-destructive     send valid requests to mutating and destructive endpoints (DNS changes, restores, resets, ...);',
+  '                        without it they get only requests a conformant server must refuse (always on for the mock)',
+  `--seed N                seed of the generated requests (default ${DEFAULT_SEED}, fixed so runs repeat; failures name it)`,
+  `--runs N                examples per property (default ${DEFAULT_RUNS}); with --allow-destructive each action gets up to N`,
+  '                        valid requests: lower it (e.g. --runs 5) against a live API',
+  `--timeout-ms N          deadline of one request, headers and body (default ${DEFAULT_TIMEOUT_MS})`,
+  '--rate N                at most N requests per second (default: no cap); 429 answers are always waited out',
+  `--concurrency N         requests in flight at once (default ${DEFAULT_CONCURRENCY})`,
+  '--only RULE,...         check only these rules (ids as in the report, e.g. AUTH-401,ERR-BODY)',
+  "--strict                resolve the document's conflicts by the letter of the per-endpoint tables",
+  '--reporter NAME         console, json or junit; repeatable (default console)',
+  '--output FILE           where the json/junit report goes (with both, FILE takes the first and the second gets the',
+  '                        other extension); without it a single json/junit report goes to stdout, console to stderr',
+  '',
+  'exit codes: 0 conforms, 1 a check failed, 2 bad usage or a target the suite cannot use',
+];

@@ -1,0 +1,213 @@
+/**
+ * The transport against throwaway local servers that misbehave on purpose: it must never throw
+ * and never hang, name each failure, and wait out throttling. No timing is asserted beyond
+ * "it ended" and upper bounds on counts.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { endpoint } from '../spec/queries.ts';
+import { createTransport, retryDelay, type Transport } from './http.ts';
+import type { Probe } from './types.ts';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanup.splice(0).map((f) => f()));
+});
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server: Server = createHttpServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
+}
+
+async function serveRaw(onConnection: (socket: Socket) => void): Promise<string> {
+  const server: NetServer = createNetServer(onConnection);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
+}
+
+function transport(options: Partial<Parameters<typeof createTransport>[0]> = {}): Transport {
+  const t = createTransport({ timeoutMs: 400, ...options });
+  cleanup.push(() => t.close());
+  return t;
+}
+
+const probe = (url: string, body?: string): Probe => ({
+  rule: 'INPUT-ACCEPT',
+  endpoint: endpoint('getSite'),
+  expect: 'valid',
+  title: 'test probe',
+  request: { method: body === undefined ? 'GET' : 'POST', url: `${url}/sites/x`, headers: { authorization: 'Bearer k' }, ...(body === undefined ? {} : { body }) },
+});
+
+describe('transport failures', () => {
+  it.each([
+    ['headers never sent', (_req: IncomingMessage, _res: ServerResponse) => {}],
+    [
+      'headers sent, then the body stalls',
+      (_req: IncomingMessage, res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"site":');
+      },
+    ],
+  ])('%s → timeout, not a hang', async (_, handler) => {
+    const url = await serve(handler);
+    const exchange = await transport({ timeoutMs: 300 }).call(undefined, probe(url));
+    expect(exchange.response).toBeUndefined();
+    expect(exchange.failure?.kind).toBe('timeout');
+    expect(exchange.failure?.message).toMatch(/300 ms/);
+  });
+
+  it('socket destroyed → reset', async () => {
+    const url = await serve((req) => req.socket.destroy());
+    const exchange = await transport()(probe(url));
+    expect(exchange.failure?.kind).toBe('reset');
+  });
+
+  it('closed port → refused', async () => {
+    const url = await serve(() => {});
+    await Promise.all(cleanup.splice(0).map((f) => f()));
+    const exchange = await transport()(probe(url));
+    expect(exchange.failure?.kind).toBe('refused');
+  });
+
+  it('garbage instead of HTTP → protocol', async () => {
+    const url = await serveRaw((socket) => {
+      socket.once('data', () => socket.end('HELLO THERE\r\n\r\n'));
+    });
+    const exchange = await transport()(probe(url));
+    expect(exchange.failure?.kind).toBe('protocol');
+  });
+});
+
+describe('responses', () => {
+  it('keeps status, lowercased headers, text and JSON; a non-JSON body is a jsonError, not a failure', async () => {
+    const url = await serve((req, res) => {
+      if (req.url?.endsWith('/x')) {
+        res.writeHead(200, { 'Content-Type': 'text/html', 'X-Thing': 'a' });
+        res.end('<html>hi</html>');
+      }
+    });
+    const exchange = await transport()(probe(url));
+    expect(exchange.failure).toBeUndefined();
+    expect(exchange.response).toMatchObject({ status: 200, text: '<html>hi</html>', headers: { 'content-type': 'text/html', 'x-thing': 'a' } });
+    expect(exchange.response?.json).toBeUndefined();
+    expect(exchange.response?.jsonError).toMatch(/not JSON/);
+  });
+
+  it('parses JSON and sends the body exactly', async () => {
+    let received = '';
+    const url = await serve((req, res) => {
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (received += c));
+      req.on('end', () => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end('{"message":"bad","status":400}');
+      });
+    });
+    const body = '{"wp_command":"wp  plugin list ✓"}';
+    const exchange = await transport()(probe(url, body));
+    expect(received).toBe(body);
+    expect(exchange.response?.json).toEqual({ message: 'bad', status: 400 });
+  });
+
+  it('an empty body is neither JSON nor a failure', async () => {
+    const url = await serve((_req, res) => res.writeHead(200).end());
+    const exchange = await transport()(probe(url));
+    expect(exchange.response?.text).toBe('');
+    expect(exchange.response?.jsonError).toBe('the body is empty');
+  });
+
+  it('cuts a body longer than the cap', async () => {
+    const url = await serve((_req, res) => res.end('x'.repeat(300_000)));
+    const exchange = await transport({ bodyCap: 1024 })(probe(url));
+    expect(exchange.response?.text).toHaveLength(1024);
+    expect(exchange.response?.jsonError).toMatch(/cut/);
+  });
+});
+
+describe('throttling (ASM-THROTTLE-429)', () => {
+  const throttleThenOk = (times: number, retryAfter?: string) => {
+    let seen = 0;
+    return (_req: IncomingMessage, res: ServerResponse) => {
+      seen++;
+      if (seen <= times) {
+        res.writeHead(429, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
+        res.end('{"message":"slow down","status":429}');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      }
+    };
+  };
+
+  it('429 with Retry-After: 1 is waited out and retried, not failed', async () => {
+    const url = await serve(throttleThenOk(1, '1'));
+    const send = transport({ timeoutMs: 2000 });
+    const exchange = await send(probe(url));
+    expect(exchange.response?.status).toBe(200);
+    expect(exchange.throttled).toBe(1);
+    expect(send.stats()).toEqual({ requests: 2, throttled: 1 });
+  });
+
+  it('429 without Retry-After backs off exponentially and retries', async () => {
+    const url = await serve(throttleThenOk(2));
+    const exchange = await transport({ backoffMs: 10 })(probe(url));
+    expect(exchange.response?.status).toBe(200);
+    expect(exchange.throttled).toBe(2);
+  });
+
+  it('still 429 after the retries → a failure that says so', async () => {
+    const url = await serve(throttleThenOk(100));
+    const exchange = await transport({ backoffMs: 5, maxRetries: 2 })(probe(url));
+    expect(exchange.response).toBeUndefined();
+    expect(exchange.failure?.message).toMatch(/still throttled/);
+    expect(exchange.throttled).toBe(2);
+  });
+
+  it.each([
+    ['seconds', '3', 0, 3000],
+    ['an HTTP-date', new Date(1_000_000 + 5000).toUTCString(), 0, 5000],
+    ['nothing: 500 ms doubled per retry', undefined, 2, 2000],
+    ['a huge value: capped', '86400', 0, 30_000],
+    ['garbage: back-off', 'soon', 0, 500],
+  ])('retryDelay from %s', (_, header, retry, want) => {
+    expect(retryDelay(header, retry, 500, 30_000, 1_000_000)).toBe(want);
+  });
+});
+
+describe('--rate', () => {
+  it('caps requests per second across concurrent sends (counts, not timings)', async () => {
+    let arrived = 0;
+    const url = await serve((_req, res) => {
+      arrived++;
+      res.end('{}');
+    });
+    const send = transport({ rate: 20, timeoutMs: 5000 });
+    const all = Promise.all(Array.from({ length: 16 }, () => send(probe(url))));
+    await new Promise((r) => setTimeout(r, 250));
+    // At 20/s, requests start 50 ms apart: about 6 by 250 ms. A slow machine sends fewer, never more.
+    expect(arrived).toBeLessThanOrEqual(8);
+    const exchanges = await all;
+    expect(exchanges.every((e) => e.response?.status === 200)).toBe(true);
+    expect(arrived).toBe(16);
+  });
+
+  it('waiting for a slot does not count against the deadline', async () => {
+    const url = await serve((_req, res) => res.end('{}'));
+    // At 2/s the sixth request waits 2.5 s for its slot: longer than the deadline and its guard (0.3 + 2 s).
+    const send = transport({ rate: 2, timeoutMs: 300 });
+    const exchanges = await Promise.all(Array.from({ length: 6 }, () => send(probe(url))));
+    expect(exchanges.map((e) => e.failure?.message ?? e.response?.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+});

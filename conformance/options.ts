@@ -1,0 +1,173 @@
+/**
+ * The flags of `hosted-site-contract conform`, read and checked before anything is sent: every
+ * mistake is one `UsageError` line (exit 2), never a stack trace.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { parseFlags, UsageError } from '../bin/command.ts';
+import { api } from '../spec/api.ts';
+import { formatRegex } from '../spec/formats.ts';
+import type { RuleId } from '../spec/model.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
+
+export type ReporterName = 'console' | 'json' | 'junit';
+const REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit'];
+
+/** Where one reporter writes: a stream or a file. */
+export interface Destination {
+  readonly reporter: ReporterName;
+  readonly to: 'stdout' | 'stderr' | { readonly file: string };
+}
+
+export interface ConformOptions {
+  /** A live API; undefined runs against the embedded mock. */
+  readonly live?: { readonly baseUrl: string; readonly apiKey: string; readonly siteId: string };
+  readonly other?: { readonly apiKey: string; readonly siteId: string };
+  readonly allowDestructive: boolean;
+  readonly seed: number;
+  readonly runs: number;
+  readonly timeoutMs: number;
+  readonly rate?: number;
+  readonly concurrency: number;
+  readonly only?: readonly RuleId[];
+  readonly strict: boolean;
+  readonly destinations: readonly Destination[];
+}
+
+const ruleIds: readonly RuleId[] = api.rules.map((r) => r.id);
+
+function positiveInt(flag: string, text: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (text === undefined) return fallback;
+  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(Number.isSafeInteger(n) && n >= 1 && n <= max)) throw new UsageError(`${flag} needs a whole number from 1 to ${max}, not '${text}'`);
+  return n;
+}
+
+function parseSeed(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_SEED;
+  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(Number.isSafeInteger(n) && n >= 0 && n <= 0x7fffffff)) throw new UsageError(`--seed needs a whole number from 0 to ${0x7fffffff}, not '${text}'`);
+  return n;
+}
+
+function parseRate(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(n > 0 && n <= 100_000)) throw new UsageError(`--rate needs a number of requests per second above 0, not '${text}'`);
+  return n;
+}
+
+/** `http(s)://host[:port]/.../v2`, without a trailing slash; anything else is a usage error. */
+export function parseBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--base-url must be an absolute http(s) URL ending in /v2, not '${text}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must use http or https, not '${url.protocol}'`);
+  if (url.search || url.hash) throw new UsageError('--base-url must not carry a query string or fragment');
+  if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with --api-key or HSC_API_KEY');
+  const path = url.pathname.replace(/\/$/, '');
+  if (!path.endsWith(api.basePath)) throw new UsageError(`--base-url must end in ${api.basePath} (the version segment), e.g. https://api.example.com${api.basePath}; got '${text}'`);
+  return `${url.origin}${path}`;
+}
+
+function parseUuid(flag: string, text: string): string {
+  if (!formatRegex.uuid.test(text)) throw new UsageError(`${flag} must be a UUID, not '${text}'`);
+  return text;
+}
+
+function parseOnly(values: readonly string[] | undefined): RuleId[] | undefined {
+  if (!values?.length) return undefined;
+  const ids = values.flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase()).filter((v) => v !== '');
+  if (!ids.length) throw new UsageError('--only needs at least one rule id');
+  const unknown = ids.filter((id) => !ruleIds.includes(id as RuleId));
+  if (unknown.length) throw new UsageError(`--only: unknown rule ${unknown.join(', ')} (rules: ${ruleIds.join(', ')})`);
+  return [...new Set(ids as RuleId[])];
+}
+
+/** The second file of `--output` when both json and junit are asked for: the same name, the other extension. */
+export function siblingFile(file: string, reporter: 'json' | 'junit'): string {
+  const ext = reporter === 'json' ? '.json' : '.xml';
+  const current = extname(file);
+  return current ? `${file.slice(0, -current.length)}${ext}` : `${file}${ext}`;
+}
+
+function destinations(reporterFlags: readonly string[] | undefined, output: string | undefined): Destination[] {
+  const names = [...new Set(reporterFlags?.length ? reporterFlags : ['console'])];
+  const bad = names.filter((n) => !REPORTERS.includes(n as ReporterName));
+  if (bad.length) throw new UsageError(`--reporter must be console, json or junit, not '${bad[0]}'`);
+  const files = names.filter((n): n is 'json' | 'junit' => n === 'json' || n === 'junit');
+  if (output !== undefined) {
+    if (!files.length) throw new UsageError('--output needs --reporter json or --reporter junit');
+    const dir = dirname(resolve(output));
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--output: no directory ${dir}`);
+  } else if (files.length > 1) {
+    throw new UsageError('--reporter json and --reporter junit together need --output FILE');
+  }
+  const reportOnStdout = output === undefined && files.length === 1;
+  return names.map((reporter): Destination => {
+    if (reporter === 'console') return { reporter, to: reportOnStdout ? 'stderr' : 'stdout' };
+    const r = reporter as 'json' | 'junit';
+    if (output === undefined) return { reporter: r, to: 'stdout' };
+    return { reporter: r, to: { file: files.indexOf(r) === 0 ? output : siblingFile(output, r) } };
+  });
+}
+
+export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformOptions {
+  const flags = parseFlags(args, {
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'site-id': { type: 'string' },
+    'other-api-key': { type: 'string' },
+    'other-site-id': { type: 'string' },
+    'allow-destructive': { type: 'boolean' },
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    rate: { type: 'string' },
+    concurrency: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    strict: { type: 'boolean' },
+    reporter: { type: 'string', multiple: true },
+    output: { type: 'string' },
+  });
+
+  let live: ConformOptions['live'];
+  let other: ConformOptions['other'];
+  if (flags['base-url'] !== undefined) {
+    const baseUrl = parseBaseUrl(flags['base-url']);
+    const apiKey = flags['api-key'] ?? env.HSC_API_KEY;
+    if (!apiKey) throw new UsageError('--base-url needs an API key: --api-key KEY or env HSC_API_KEY');
+    if (flags['site-id'] === undefined) throw new UsageError('--base-url needs --site-id UUID (a site of the key\'s company)');
+    live = { baseUrl, apiKey, siteId: parseUuid('--site-id', flags['site-id']) };
+    if (flags['other-api-key'] !== undefined && flags['other-site-id'] === undefined) throw new UsageError('--other-api-key needs --other-site-id');
+    if (flags['other-site-id'] !== undefined) {
+      const otherKey = flags['other-api-key'] ?? env.HSC_OTHER_API_KEY;
+      if (!otherKey) throw new UsageError('--other-site-id needs --other-api-key KEY or env HSC_OTHER_API_KEY');
+      if (otherKey === apiKey) throw new UsageError('--other-api-key must be a key of another company, not the same key');
+      other = { apiKey: otherKey, siteId: parseUuid('--other-site-id', flags['other-site-id']) };
+    }
+  } else {
+    for (const flag of ['api-key', 'site-id', 'other-api-key', 'other-site-id'] as const) {
+      if (flags[flag] !== undefined) throw new UsageError(`--${flag} needs --base-url (without it the embedded mock is tested, with its own keys)`);
+    }
+  }
+
+  const rate = parseRate(flags.rate);
+  const only = parseOnly(flags.only);
+  return {
+    ...(live ? { live } : {}),
+    ...(other ? { other } : {}),
+    allowDestructive: flags['allow-destructive'] ?? false,
+    seed: parseSeed(flags.seed),
+    runs: positiveInt('--runs', flags.runs, DEFAULT_RUNS, 10_000),
+    timeoutMs: positiveInt('--timeout-ms', flags['timeout-ms'], DEFAULT_TIMEOUT_MS, 600_000),
+    ...(rate !== undefined ? { rate } : {}),
+    concurrency: positiveInt('--concurrency', flags.concurrency, DEFAULT_CONCURRENCY, 256),
+    ...(only ? { only } : {}),
+    strict: flags.strict ?? false,
+    destinations: destinations(flags.reporter, flags.output),
+  };
+}

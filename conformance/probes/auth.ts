@@ -1,0 +1,73 @@
+/**
+ * AUTH-401, AUTH-BEARER and AUTH-SCHEME-CASE on every endpoint (§Authentication 1–2: "Every
+ * endpoint requires the header `Authorization: Bearer <API_KEY>`"; "A missing or invalid key
+ * yields HTTP 401"). Reads name the tenant's real data; requests to mutating and destructive
+ * endpoints are ones a conformant server refuses anyway (unknown ids, a wrong-typed field), so
+ * a server that ignores credentials still changes nothing. With --allow-destructive, the
+ * scheme-case probes send valid requests instead (a stronger proof the key was accepted),
+ * except the SFTP account removal, whose accounts STATE-SFTP-REMOVE and INPUT-ACCEPT consume.
+ */
+import fc from 'fast-check';
+import { api } from '../../spec/api.ts';
+import type { Endpoint } from '../../spec/model.ts';
+import { isRead } from '../../spec/queries.ts';
+import type { Probe, ProbeContext, ProbeSource, Skip } from '../types.ts';
+import { refusal, unknownPath, validRequests } from './inputs.ts';
+import { basicAuthorization, bearer, drawOne, makeProbe, streamSeed, type Credentials, type RequestParts } from './request.ts';
+
+/** A request to `endpoint` whose only fault may be its credentials (reads), or a refused one. */
+type Described = RequestParts & { readonly why?: string };
+
+function baseRequest(context: ProbeContext, endpoint: Endpoint): Described {
+  const seed = streamSeed(context.seed, 'auth', endpoint.name);
+  if (!isRead(endpoint)) return refusal(endpoint, seed);
+  const valid = validRequests(endpoint, context.target.main, seed, 1);
+  if (valid.ok) return valid.value[0]!;
+  // A read whose id was not discovered: an unknown id still tests the credentials.
+  const path = unknownPath(endpoint, streamSeed(seed, 'unknown'));
+  const fallback = validRequests(endpoint, context.target.main, seed, 1, { path });
+  if (!fallback.ok) throw new Error(`no request for ${endpoint.name}: ${fallback.reason}`);
+  return { ...fallback.value[0]!, why: 'unknown path id' };
+}
+
+/** With --allow-destructive, a valid request for the scheme-case probes (accounts are kept for the scenarios). */
+function schemeCaseRequest(context: ProbeContext, endpoint: Endpoint, base: Described): Described {
+  if (isRead(endpoint) || !context.target.allowDestructive || endpoint.name === 'removeAdditionalSftpAccount') return base;
+  const valid = validRequests(endpoint, context.target.main, streamSeed(context.seed, 'auth-scheme', endpoint.name), 1);
+  return valid.ok ? { ...valid.value[0]!, why: 'a valid request' } : base;
+}
+
+const invalidKeyArb = fc.noBias(fc.stringMatching(/^[0-9a-f]{32}$/)).map((hex) => `hsc-invalid-${hex}`);
+
+export const authProbes: ProbeSource = (context) => {
+  const { target } = context;
+  const key = target.main.apiKey;
+  const invalidKey = drawOne(invalidKeyArb, streamSeed(context.seed, 'auth', 'invalid-key'));
+  const probes: Probe[] = [];
+  const skipped: Skip[] = []; // every endpoint can be probed: reads fall back to unknown ids
+  for (const endpoint of api.endpoints) {
+    const base = baseRequest(context, endpoint);
+    const probe = (rule: Probe['rule'], expect: Probe['expect'], title: string, credentials: Credentials, parts: Described = base) => {
+      const { why, ...request } = parts;
+      probes.push(makeProbe(target, rule, expect, why ? `${title} (${why})` : title, { endpoint, credentials, ...request }));
+    };
+
+    probe('AUTH-401', 'unauthorized', 'no Authorization header', { kind: 'none' });
+    probe('AUTH-401', 'unauthorized', 'an invalid API key', bearer(invalidKey));
+    probe('AUTH-401', 'unauthorized', 'empty bearer credentials (`Bearer `)', { kind: 'authorization', value: 'Bearer ' });
+    probe('AUTH-401', 'unauthorized', 'the scheme alone (`Bearer`)', { kind: 'authorization', value: 'Bearer' });
+
+    probe('AUTH-BEARER', 'unauthorized', 'the real key as `Basic` credentials', { kind: 'authorization', value: basicAuthorization(key) });
+    probe('AUTH-BEARER', 'unauthorized', 'the real key under the `Token` scheme', { kind: 'authorization', value: `Token ${key}` });
+    probe('AUTH-BEARER', 'unauthorized', 'the real key in `?api_key=`', { kind: 'query', name: 'api_key', key });
+    probe('AUTH-BEARER', 'unauthorized', 'the real key in `?apiKey=`', { kind: 'query', name: 'apiKey', key });
+    probe('AUTH-BEARER', 'unauthorized', 'the real key in an `X-API-Key` header', { kind: 'header', name: 'X-API-Key', key });
+
+    // RFC 7235 §2.1: the scheme is case-insensitive; anything but 401 shows the key was taken.
+    const schemeCase = schemeCaseRequest(context, endpoint, base);
+    for (const scheme of ['bearer', 'BEARER']) {
+      probe('AUTH-SCHEME-CASE', 'observe', `the real key under the scheme \`${scheme}\`: not 401`, bearer(key, scheme), schemeCase);
+    }
+  }
+  return { probes, skipped };
+};

@@ -1,0 +1,20 @@
+/**
+ * The probe and scenario sources of the suite, one module per rule family. Each source is
+ * deterministic for a given context (seed); each names what it cannot exercise in `skipped`.
+ */
+import type { ProbeSource, ScenarioSource } from '../types.ts';
+import { acceptProbes } from './accept.ts';
+import { authProbes } from './auth.ts';
+import { conflictProbes } from './conflicts.ts';
+import { inputProbes } from './input.ts';
+import { limitProbes } from './limits.ts';
+import { notFoundProbes } from './not-found.ts';
+import { dnsUpdateScenarios, sftpRemoveScenarios } from './state.ts';
+
+export { acceptProbes, authProbes, conflictProbes, dnsUpdateScenarios, inputProbes, limitProbes, notFoundProbes, sftpRemoveScenarios };
+export { DEFAULT_INTERVAL_MS, DEFAULT_WINDOW_MS, type PollOptions } from './state.ts';
+export { buildRequest, credentialForms, makeProbe, type Credentials, type RequestSpec } from './request.ts';
+
+export const probeSources: readonly ProbeSource[] = [authProbes, notFoundProbes, inputProbes, limitProbes, acceptProbes, conflictProbes];
+
+export const scenarioSources: readonly ScenarioSource[] = [dnsUpdateScenarios(), sftpRemoveScenarios()];

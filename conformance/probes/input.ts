@@ -1,0 +1,125 @@
+/**
+ * INPUT-400 (§Errors: "400 | Bad request format | Malformed or invalid request"), on the
+ * endpoints whose table lists 400, to the letter. Each probe breaks one thing the document makes
+ * invalid, in a request otherwise valid and naming the tenant's real data (so the break is the
+ * only reason to refuse it): malformed JSON, a body that is not an object, a field of another
+ * JSON type, a stated-required field missing, a non-UUID where the document states a UUID, a
+ * missing stated query parameter. Never a break the document leaves open: a missing unmarked
+ * field, a non-UUID `environment_id` (ASM-ENVIRONMENT-ID-UUID). Fields under a stated limit
+ * (`wp_command`, `exp_interval`, `web_root_subfolder`) are broken by `limits.ts`, under their rule.
+ */
+import { api } from '../../spec/api.ts';
+import { formatNearMisses } from '../../spec/arbitraries.ts';
+import type { Endpoint, Field, FieldType } from '../../spec/model.ts';
+import { inScope, operation, resource, rule } from '../../spec/queries.ts';
+import type { Probe, ProbeContext, ProbeSource, Skip } from '../types.ts';
+import { pathOf, show, standInBody, validRequests, wrongTypes } from './inputs.ts';
+import { bearer, makeProbe, streamSeed, type Body, type RequestParts } from './request.ts';
+
+type Step = string | number;
+
+/** One broken request body, and what was broken. */
+interface Break {
+  /** The top-level field it concerns; undefined when it breaks the whole body. */
+  readonly field?: string;
+  readonly title: string;
+  readonly body: Body;
+}
+
+const pointer = (path: readonly Step[]) => path.map((s) => `/${s}`).join('');
+
+function setAt(root: unknown, path: readonly Step[], value: unknown): unknown {
+  const copy = structuredClone(root) as Record<Step, unknown>;
+  let parent = copy;
+  for (const step of path.slice(0, -1)) parent = parent[step] as Record<Step, unknown>;
+  parent[path[path.length - 1]!] = value;
+  return copy;
+}
+
+const typeName = (type: FieldType): string => (type.kind === 'ref' ? 'an object' : type.kind === 'integer' || type.kind === 'array' || type.kind === 'object' ? `an ${type.kind}` : `a ${type.kind}`);
+
+/** Fields whose UUID format the document does not state (ASM-ENVIRONMENT-ID-UUID): never broken by format. */
+const uuidNotStated = new Set(['environment_id']);
+/** UUID near misses no reading accepts (the empty string is left out: it may read as absent). */
+const uuidMisses = formatNearMisses.uuid.filter((v) => v !== '').slice(0, 3);
+
+/** Wrong types of a value and of everything inside it (arrays at their first item). */
+function typeBreaks(type: FieldType, value: unknown, path: readonly Step[], root: unknown): Break[] {
+  const field = String(path[0]);
+  const here = wrongTypes(type).map((wrong) => ({ field, title: `${pointer(path)} ${show(wrong)} (not ${typeName(type)})`, body: { json: setAt(root, path, wrong) } }));
+  const fields = type.kind === 'object' ? type.fields : type.kind === 'ref' ? resource(type.resource).fields : undefined;
+  if (fields && typeof value === 'object' && value !== null) {
+    return [...here, ...fields.flatMap((f) => (f.name in value ? typeBreaks(f.type, (value as Record<string, unknown>)[f.name], [...path, f.name], root) : []))];
+  }
+  if (type.kind === 'array' && Array.isArray(value) && value.length > 0) return [...here, ...typeBreaks(type.items, value[0], [...path, 0], root)];
+  return here;
+}
+
+function fieldBreaks(field: Field, body: Record<string, unknown>): Break[] {
+  if (field.type.kind === 'string' && field.type.limit) return []; // limits.ts, under the limit's rule
+  const breaks = field.name in body ? typeBreaks(field.type, body[field.name], [field.name], body) : [];
+  if (field.presence === 'required') {
+    const { [field.name]: _, ...rest } = body;
+    breaks.push({ field: field.name, title: `without ${field.name} (stated required)`, body: { json: rest } });
+  }
+  if (field.type.kind === 'string' && field.type.format === 'uuid' && !uuidNotStated.has(field.name)) {
+    for (const miss of uuidMisses) breaks.push({ field: field.name, title: `/${field.name} ${show(miss)} (not a UUID)`, body: { json: { ...body, [field.name]: miss } } });
+  }
+  return breaks;
+}
+
+/** Bodies that are not JSON, or not a JSON object (§Errors: "Malformed ... request"). */
+function wholeBodyBreaks(body: Record<string, unknown>): Break[] {
+  const json = JSON.stringify(body);
+  return [
+    { title: 'malformed JSON (closing brace missing)', body: { raw: json.slice(0, -1) } },
+    { title: 'malformed JSON (not JSON at all)', body: { raw: 'not json' } },
+    ...[[], 'text', 42, null].map((value) => ({ title: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value} instead of an object`, body: { json: value } })),
+  ];
+}
+
+function bodyBreaks(endpoint: Endpoint, body: Record<string, unknown>): Break[] {
+  return [...wholeBodyBreaks(body), ...(endpoint.body ?? []).flatMap((field) => fieldBreaks(field, body))];
+}
+
+export const inputProbes: ProbeSource = (context: ProbeContext) => {
+  const { target } = context;
+  const input400 = rule('INPUT-400');
+  const probes: Probe[] = [];
+  const skipped: Skip[] = [];
+  const credentials = bearer(target.main.apiKey);
+  for (const endpoint of api.endpoints.filter((e) => inScope(input400, e))) {
+    const seed = streamSeed(context.seed, 'input-400', endpoint.name);
+    const probe = (title: string, parts: RequestParts) => probes.push(makeProbe(target, 'INPUT-400', 'invalid', title, { endpoint, credentials, ...parts }));
+    if (!endpoint.body && endpoint.queryParams.length === 0) {
+      skipped.push({
+        rule: 'INPUT-400',
+        endpoint,
+        reason: `the document states no constraint to break on ${operation(endpoint)}: its only input is the path id, and a non-UUID id may answer 400 or 404 (READ-404 observes it)`,
+      });
+      continue;
+    }
+    // The real ids, so the break is the only reason to refuse (an unknown id may answer 404 first).
+    const path = pathOf(endpoint, target.main.ids);
+    if (!path.ok) {
+      skipped.push({ rule: 'INPUT-400', endpoint, reason: path.reason });
+      continue;
+    }
+    for (const param of endpoint.queryParams.filter((p) => p.presence === 'required')) {
+      const valid = validRequests(endpoint, target.main, seed, 1);
+      if (!valid.ok) throw new Error(`no request for ${endpoint.name}: ${valid.reason}`);
+      const { [param.name]: _, ...others } = valid.value[0]!.query ?? {};
+      probe(`without the query parameter ${param.name}`, { path: path.value, query: others });
+    }
+    if (endpoint.body) {
+      const { body, madeUp } = standInBody(endpoint, target.main.ids, seed);
+      // A stand-in id may be refused as unknown before the body is read: break only the stand-in itself then.
+      const breaks = bodyBreaks(endpoint, body).filter((b) => madeUp.length === 0 || b.field === undefined || madeUp.includes(b.field));
+      for (const b of breaks) probe(b.title, { path: path.value, body: b.body });
+      if (madeUp.length) {
+        skipped.push({ rule: 'INPUT-400', endpoint, reason: `${madeUp.join(', ')} not discovered, so only breaks of the whole body or of ${madeUp.join(', ')} are sent` });
+      }
+    }
+  }
+  return { probes, skipped };
+};

@@ -1,0 +1,264 @@
+/**
+ * The inputs probe sources put into requests: which discovered id each path parameter and body
+ * field names, valid requests built from them, stand-in bodies, requests a conformant server
+ * must refuse, random unknown ids and wrong-typed values. Nothing here knows an endpoint by
+ * name except where the document's words single one out (DNS names, free text).
+ */
+import fc from 'fast-check';
+import { queryArb, requestBodyArb } from '../../spec/arbitraries.ts';
+import type { Endpoint, FieldType } from '../../spec/model.ts';
+import type { DiscoveredIds, Tenant } from '../types.ts';
+import { draw, drawOne, streamSeed, type RequestParts } from './request.ts';
+
+/** A value, or why it cannot be had (the reason becomes a Skip). */
+export type Found<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+const found = <T>(value: T): Found<T> => ({ ok: true, value });
+const missing = (reason: string): Found<never> => ({ ok: false, reason });
+
+// ---- ids ------------------------------------------------------------------------------------------
+
+type Ids = Partial<DiscoveredIds>;
+
+interface IdRole {
+  readonly of: (ids: Ids) => string | number | undefined;
+  /** Why a request cannot name this id: it was not discovered. */
+  readonly missing: string;
+}
+
+const role = {
+  company: { of: (ids) => ids.companyId, missing: 'no company id discovered' },
+  site: { of: (ids) => ids.siteId, missing: 'no site id discovered' },
+  env: { of: (ids) => ids.envId, missing: 'no environment discovered' },
+  domain: { of: (ids) => ids.domainId, missing: 'no domain discovered' },
+  sftpAccount: { of: (ids) => ids.sftpAccountIds?.[0], missing: 'no additional SFTP account discovered' },
+  cdnCache: { of: (ids) => ids.cdnCacheId, missing: 'no CDN cache id discovered' },
+  backup: { of: (ids) => ids.backupId, missing: 'no backup discovered' },
+  user: { of: (ids) => ids.userId, missing: 'no company user discovered' },
+} satisfies Record<string, IdRole>;
+
+/** The id each path parameter names, by the name the model gives it (§Endpoints > Conventions). */
+const pathRoles: Readonly<Record<string, IdRole>> = {
+  id: role.company,
+  site_id: role.site,
+  env_id: role.env,
+  target_env_id: role.env,
+  domain_id: role.domain,
+  sftp_account_id: role.sftpAccount,
+};
+
+/** Body fields that name the tenant's data; every other field comes from `requestBodyArb`. */
+const bodyRoles: Readonly<Record<string, IdRole>> = {
+  environment_id: role.env,
+  cdn_cache_id: role.cdnCache,
+  backup_id: role.backup,
+  notified_user_id: role.user,
+};
+
+/** Body fields that hold a UUID. */
+const uuidBodyFields = new Set(['environment_id', 'cdn_cache_id', 'notified_user_id']);
+
+/** Path values naming the tenant's data; `overrides` replace any by parameter name. */
+export function pathOf(endpoint: Endpoint, ids: Ids, overrides: Readonly<Record<string, string>> = {}): Found<Record<string, string>> {
+  const values: Record<string, string> = {};
+  for (const p of endpoint.pathParams) {
+    const given = overrides[p.name];
+    if (given !== undefined) {
+      values[p.name] = given;
+      continue;
+    }
+    const r = pathRoles[p.name];
+    if (!r) throw new Error(`no id role for path parameter ${p.name} of ${endpoint.name}`);
+    const value = r.of(ids);
+    if (value === undefined) return missing(r.missing);
+    values[p.name] = String(value);
+  }
+  return found(values);
+}
+
+/** Random UUIDs (version 4, without fast-check's bias to edge values): with overwhelming odds no server holds them. */
+export const unknownUuids = (seed: number, n: number): string[] => draw(fc.noBias(fc.uuid({ version: 4 })), seed, n);
+
+/** Path values that name nothing: a random UUID for each parameter. */
+export function unknownPath(endpoint: Endpoint, seed: number): Record<string, string> {
+  const uuids = unknownUuids(seed, endpoint.pathParams.length);
+  return Object.fromEntries(endpoint.pathParams.map((p, i) => [p.name, uuids[i]!]));
+}
+
+// ---- DNS ------------------------------------------------------------------------------------------
+
+/** RFC 5737 documentation addresses: values no real record should hold. */
+export const testNetAddressArb: fc.Arbitrary<string> = fc
+  .noBias(fc.tuple(fc.constantFrom('192.0.2', '198.51.100', '203.0.113'), fc.integer({ min: 1, max: 254 })))
+  .map(([net, host]) => `${net}.${host}`);
+
+export const probeLabelArb = fc.noBias(fc.stringMatching(/^[0-9a-f]{10}$/)).map((hex) => `hsc-probe-${hex}`);
+
+/**
+ * A host name for a probe record inside the discovered record's zone: a fresh label before the
+ * record's name, without its leading `_service` or `*` labels (an A record there would be odd).
+ */
+export function probeRecordName(recordName: string, label: string): string {
+  const labels = recordName.replace(/\.$/, '').split('.');
+  while (labels.length > 1 && /^[_*]/.test(labels[0]!)) labels.shift();
+  return [label, ...labels].join('.');
+}
+
+// ---- free text ------------------------------------------------------------------------------------
+
+/** Words from many scripts, astral planes and combining marks; each a plausible name. */
+const unicodeWords = ['Zoë', 'Ærøskøbing', 'Дмитрий', '李小龍', 'محمد', 'नमस्ते', 'Ñoño', 'Łukasz', 'Ελένη', '𝒜𝓁𝒾𝒸ℯ', 'Åsa 😀', 'Nguyễn', 'ﾊﾟﾝ', 'ש״ס'];
+/** Control, format, private-use and unassigned characters, and line or paragraph separators. */
+const unprintable = /[\p{C}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * Free text in the whole Unicode range: printable graphemes of any script and plane (emoji,
+ * combining sequences, right-to-left), trimmed and non-empty, so no reading refuses it for its
+ * form; a server that fails on it fails NO-SERVER-ERROR.
+ */
+export const unicodeTextArb: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom(...unicodeWords), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }))
+  .map(([word, text]) => `${word} ${text.replace(unprintable, '')}`.replace(/\s+/gu, ' ').trim());
+
+/** Per endpoint, the free-text fields that get full-Unicode values in requests meant to succeed. */
+const freeText: Readonly<Record<string, Readonly<Record<string, fc.Arbitrary<unknown>>>>> = {
+  // The marker prefix keeps search-and-replace harmless: no real content holds it.
+  searchAndReplace: {
+    search: fc.tuple(fc.stringMatching(/^[a-z0-9]{8}$/), unicodeTextArb).map(([id, text]) => `hsc-conformance-probe-${id} ${text}`),
+    replace: fc.tuple(fc.stringMatching(/^[a-z0-9]{8}$/), unicodeTextArb).map(([id, text]) => `hsc-conformance-replaced-${id} ${text}`),
+  },
+  createWpAdminUser: { first_name: unicodeTextArb, last_name: unicodeTextArb },
+};
+
+// ---- bodies ---------------------------------------------------------------------------------------
+
+/** Field arbitraries that name the tenant's data; fails when one was not discovered. */
+function bodyIdArbs(endpoint: Endpoint, ids: Ids): Found<Record<string, fc.Arbitrary<unknown>>> {
+  const arbs: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const field of endpoint.body ?? []) {
+    const r = bodyRoles[field.name];
+    if (!r) continue;
+    const value = r.of(ids);
+    if (value === undefined) return missing(r.missing);
+    arbs[field.name] = fc.constant(value);
+  }
+  if (endpoint.name === 'updateDnsRecords') {
+    if (!ids.dnsRecord) return missing('no DNS record discovered (probe records are named inside its zone)');
+    const recordName = ids.dnsRecord.name;
+    arbs.name = probeLabelArb.map((label) => probeRecordName(recordName, label));
+    arbs.new_resource_records = fc.array(testNetAddressArb.map((value) => ({ value })), { minLength: 1, maxLength: 3 });
+  }
+  return found(arbs);
+}
+
+export interface ValidOptions {
+  /** Path values to use instead of the discovered ones, by parameter name. */
+  readonly path?: Readonly<Record<string, string>>;
+  /** Full-Unicode values in free-text fields. */
+  readonly freeText?: boolean;
+}
+
+/** `n` requests valid under every reading of the document, naming the tenant's data. */
+export function validRequests(endpoint: Endpoint, tenant: Tenant, seed: number, n: number, options: ValidOptions = {}): Found<RequestParts[]> {
+  const path = pathOf(endpoint, tenant.ids, options.path);
+  if (!path.ok) return path;
+  const queries = endpoint.queryParams.length ? draw(queryArb(endpoint), streamSeed(seed, 'query'), n) : undefined;
+  let bodies: Record<string, unknown>[] | undefined;
+  if (endpoint.body) {
+    const ids = bodyIdArbs(endpoint, tenant.ids);
+    if (!ids.ok) return ids;
+    const overrides = { ...ids.value, ...(options.freeText ? freeText[endpoint.name] : {}) };
+    bodies = draw(requestBodyArb(endpoint, overrides), streamSeed(seed, 'body'), n);
+  }
+  return found(
+    Array.from({ length: n }, (_, i) => ({
+      path: path.value,
+      ...(queries ? { query: queries[i]! } : {}),
+      ...(bodies ? { body: { json: bodies[i]! } } : {}),
+    })),
+  );
+}
+
+/**
+ * A body of the right shape naming the tenant's data where it is known and random stand-ins
+ * where not; `madeUp` lists the fields that hold a stand-in (a server may refuse those as
+ * unknown with 404 before it looks at anything else).
+ */
+export function standInBody(endpoint: Endpoint, ids: Ids, seed: number): { readonly body: Record<string, unknown>; readonly madeUp: readonly string[] } {
+  if (!endpoint.body) throw new Error(`${endpoint.name} takes no request body`);
+  const madeUp: string[] = [];
+  const overrides: Record<string, fc.Arbitrary<unknown>> = {};
+  const uuids = unknownUuids(streamSeed(seed, 'stand-in'), endpoint.body.length);
+  endpoint.body.forEach((field, i) => {
+    const r = bodyRoles[field.name];
+    if (!r) return;
+    const value = r.of(ids);
+    if (value !== undefined) overrides[field.name] = fc.constant(value);
+    else {
+      madeUp.push(field.name);
+      if (uuidBodyFields.has(field.name)) overrides[field.name] = fc.constant(uuids[i]!);
+    }
+  });
+  if (endpoint.name === 'updateDnsRecords') {
+    if (!ids.dnsRecord) madeUp.push('name');
+    const recordName = ids.dnsRecord?.name ?? 'example.com';
+    overrides.name = probeLabelArb.map((label) => probeRecordName(recordName, label));
+    overrides.new_resource_records = fc.array(testNetAddressArb.map((value) => ({ value })), { minLength: 1, maxLength: 2 });
+  }
+  return { body: drawOne(requestBodyArb(endpoint, overrides), streamSeed(seed, 'body')), madeUp };
+}
+
+// ---- wrong types ----------------------------------------------------------------------------------
+
+/**
+ * Values of other JSON types than the model's (§Resources and fields: "Types are as used by the
+ * wire format"), none of which any reading of the type admits. Left out on purpose: `null`
+ * (a server may read it as an absent unmarked field) and 0/1 for booleans (a common encoding).
+ */
+export function wrongTypes(type: FieldType): readonly unknown[] {
+  switch (type.kind) {
+    case 'string':
+      return [42, true, {}];
+    case 'integer':
+      return [1.5, '10'];
+    case 'number':
+      return ['1', true];
+    case 'boolean':
+      return ['true', {}];
+    case 'array':
+      return [{}, 'x'];
+    case 'object':
+    case 'ref':
+      return [[], 'x'];
+    case 'null':
+      return [false];
+    case 'any':
+      return [];
+  }
+}
+
+/** A short, readable rendering of a value for probe titles. */
+export const show = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+};
+
+// ---- refusals -------------------------------------------------------------------------------------
+
+/**
+ * A request to a mutating or destructive endpoint that a conformant server must refuse whatever
+ * its credentials (§Safety): every path id and body id is a random unknown UUID and, where the
+ * endpoint lists 400, the first body field also has the wrong type. `why` says so for titles.
+ */
+export function refusal(endpoint: Endpoint, seed: number): RequestParts & { readonly why: string } {
+  const path = unknownPath(endpoint, streamSeed(seed, 'path'));
+  const ids = endpoint.pathParams.length ? ['unknown path ids'] : [];
+  if (!endpoint.body) return { path, why: ids.join(', ') };
+  const { body, madeUp } = standInBody(endpoint, {}, streamSeed(seed, 'body'));
+  const unknownBodyIds = madeUp.filter((name) => uuidBodyFields.has(name));
+  if (unknownBodyIds.length) ids.push(`unknown ${unknownBodyIds.join(', ')}`);
+  const first = endpoint.body[0]!;
+  if (!endpoint.errors.includes(400)) return { path, body: { json: body }, why: ids.join(', ') };
+  const wrong = wrongTypes(first.type)[0];
+  return { path, body: { json: { ...body, [first.name]: wrong } }, why: [...ids, `${first.name} ${show(wrong)}`].join(', ') };
+}

@@ -1,0 +1,136 @@
+/**
+ * LIMIT-* (§Limits; §Endpoints): the stated limits of `wp_command`, `exp_interval` and
+ * `web_root_subfolder`, broken (expect 400) and met at their boundaries (expect success), each
+ * in a request otherwise valid and naming the tenant's real environment. Invalid commands are
+ * harmless even if a faulty server ran them; valid ones only read (`wp option get`, `wp cli
+ * version`). Valid cases change the target, so they need --allow-destructive.
+ */
+import { api } from '../../spec/api.ts';
+import type { Endpoint, Field, RuleId } from '../../spec/model.ts';
+import { endpoint as endpointNamed, rule } from '../../spec/queries.ts';
+import { WP_COMMAND_MAX_LENGTH } from '../../spec/rules.ts';
+import type { Probe, ProbeSource, Skip } from '../types.ts';
+import { pathOf, show, standInBody, wrongTypes } from './inputs.ts';
+import { bearer, makeProbe, streamSeed } from './request.ts';
+
+/** One value of the limited field (`absent`: the field left out), and what it shows. */
+interface Case {
+  readonly value?: unknown;
+  readonly absent?: true;
+  readonly title: string;
+}
+
+interface Limit {
+  readonly invalid: readonly Case[];
+  readonly valid: readonly Case[];
+}
+
+const of = (value: unknown, title: string): Case => ({ value, title: `${show(value)}: ${title}` });
+const nonStrings: readonly Case[] = [...wrongTypes({ kind: 'string' }), []].map((v) => of(v, 'not a string'));
+
+const GET = 'wp option get ';
+const sized = (length: number) => `${GET}${'a'.repeat(length - GET.length)}`;
+
+/**
+ * `^wp\s+[a-zA-Z0-9_\-./:=@'\s]+$`, at most 5000 characters. Each forbidden character sits in a
+ * command that stays harmless if a shell ran it; whitespace is ASCII only (ASM-WP-WHITESPACE-ASCII).
+ */
+const wpCommand: Limit = {
+  invalid: [
+    { value: sized(WP_COMMAND_MAX_LENGTH + 1), title: `${WP_COMMAND_MAX_LENGTH + 1} characters (at most ${WP_COMMAND_MAX_LENGTH})` },
+    ...[
+      ['wp option get blogname;', '`;`'],
+      ['wp option get blogname|true', '`|`'],
+      ['wp option get blogname&', '`&`'],
+      ['wp option get $HOME', '`$`'],
+      ['wp option get `true`', 'backtick'],
+      ['wp option get "blogname"', '`"`'],
+      ['wp option get blogname >/dev/null', '`>`'],
+      ['wp option get blogname </dev/null', '`<`'],
+      ['wp option get blog(name', '`(`'],
+      ['wp option get blog)name', '`)`'],
+      ['wp option get blogñame', '`ñ` (a letter outside a-z, A-Z)'],
+    ].map(([value, what]) => ({ value, title: `${show(value)}: ${what} is not an allowed character` })),
+    of('wplist', 'no white space after `wp`'),
+    of('wp', '`wp` alone'),
+    of(' wp option get blogname', 'a leading space'),
+    of('WP option get blogname', 'uppercase `WP`'),
+    of('ls -la', 'does not begin with `wp`'),
+    ...nonStrings,
+  ],
+  valid: [
+    { value: sized(WP_COMMAND_MAX_LENGTH), title: `exactly ${WP_COMMAND_MAX_LENGTH} characters` },
+    of("wp option get hsc_probe-0.9/a:b=c@d 'ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789'", 'every allowed character'),
+    of('wp\tcli\tversion', 'tabs as white space'),
+    of('wp\ncli version', 'a newline as white space'),
+    of('wp cli version\r\n', 'a trailing CR LF'),
+  ],
+};
+
+/** Required; `days_7` is the one value shown; strings outside `[a-z0-9_]` are outside all five (ASM-EXP-INTERVAL-OUTSIDE). */
+const expInterval: Limit = {
+  invalid: [
+    { absent: true, title: 'without exp_interval (stated required)' },
+    ...nonStrings,
+    of(null, 'null for a required field'),
+    of('', 'the empty string'),
+    of('days 7', 'a space'),
+    of('days-7', 'a hyphen'),
+    of('DAYS_7', 'uppercase letters'),
+  ],
+  valid: [of('days_7', 'the value the document shows')],
+};
+
+/** "a path beginning with `/`". */
+const webRootSubfolder: Limit = {
+  invalid: [
+    ...['public', 'wp/public', './public', '~/public', '\\public'].map((value) => of(value, 'does not begin with `/`')),
+    ...nonStrings,
+  ],
+  valid: [of('/public', 'a path beginning with `/`'), of('/public_html/wp', 'a nested path beginning with `/`')],
+};
+
+const limits: Readonly<Partial<Record<RuleId, Limit>>> = {
+  'LIMIT-WP-COMMAND': wpCommand,
+  'LIMIT-EXP-INTERVAL': expInterval,
+  'LIMIT-WEB-ROOT-SUBFOLDER': webRootSubfolder,
+};
+
+/** The endpoint and body field a limit rule constrains, read from the model. */
+function limitedField(id: RuleId): { readonly endpoint: Endpoint; readonly field: Field } {
+  const scope = rule(id).scope;
+  if (typeof scope !== 'object') throw new Error(`${id} is not scoped to endpoints`);
+  for (const name of scope.endpoints) {
+    const e = endpointNamed(name);
+    const field = e.body?.find((f) => f.type.kind === 'string' && f.type.limit === id);
+    if (field) return { endpoint: e, field };
+  }
+  throw new Error(`no body field carries ${id}`);
+}
+
+export const limitProbes: ProbeSource = (context) => {
+  const { target } = context;
+  const probes: Probe[] = [];
+  const skipped: Skip[] = [];
+  for (const r of api.rules) {
+    const limit = limits[r.id];
+    if (!r.id.startsWith('LIMIT-')) continue;
+    if (!limit) throw new Error(`no cases for ${r.id}`);
+    const { endpoint, field } = limitedField(r.id);
+    const path = pathOf(endpoint, target.main.ids);
+    if (!path.ok) {
+      skipped.push({ rule: r.id, endpoint, reason: path.reason });
+      continue;
+    }
+    const { body } = standInBody(endpoint, target.main.ids, streamSeed(context.seed, 'limits', r.id));
+    const probe = (expect: 'invalid' | 'valid', c: Case) => {
+      const { [field.name]: _, ...rest } = body;
+      const json = c.absent ? rest : { ...body, [field.name]: c.value };
+      probes.push(makeProbe(target, r.id, expect, c.absent ? c.title : `${field.name} ${c.title}`, { endpoint, credentials: bearer(target.main.apiKey), path: path.value, body: { json } }));
+    };
+    for (const c of limit.invalid) probe('invalid', c);
+    if (target.allowDestructive) for (const c of limit.valid) probe('valid', c);
+    else skipped.push({ rule: r.id, endpoint, reason: 'its valid boundary cases need --allow-destructive (the invalid ones were sent)' });
+  }
+  return { probes, skipped };
+};

@@ -1,0 +1,436 @@
+/**
+ * The probe sources, without a server: requests are built right, valid probes pass the generated
+ * validators and invalid ones fail them, nothing positive reaches an action without
+ * --allow-destructive, every (rule, endpoint) pair in scope is probed or skipped with a reason,
+ * and the same seed gives the same probes.
+ */
+import { describe, expect, it } from 'vitest';
+import { queryValidators, requestValidators, type Validator } from '../../generated/validators.js';
+import { api } from '../../spec/api.ts';
+import { formatRegex } from '../../spec/formats.ts';
+import type { Endpoint, RuleId } from '../../spec/model.ts';
+import { endpoint, inScope, isRead, operation } from '../../spec/queries.ts';
+import type { Exchange, Probe, ProbeContext, Send, Target } from '../types.ts';
+import { probeSources, scenarioSources } from './index.ts';
+import { basicAuthorization, bearer, buildRequest, credentialForms } from './request.ts';
+import { dnsUpdateScenarios, sftpRemoveScenarios } from './state.ts';
+import { contextOf, mockTarget } from './test-target.ts';
+
+const allProbes = (context: ProbeContext): Probe[] => probeSources.flatMap((source) => source(context).probes);
+const allSkips = (context: ProbeContext) => [...probeSources.flatMap((s) => s(context).skipped), ...scenarioSources.flatMap((s) => s(context).skipped)];
+
+/** The request read back: path values by parameter name, query, parsed body. */
+function parse(probe: Probe): { path: Record<string, string>; query: Record<string, string>; body?: { ok: true; json: unknown } | { ok: false } } {
+  const url = new URL(probe.request.url);
+  const names: string[] = [];
+  const source = probe.endpoint.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => (names.push(name), '([^/]+)'));
+  const match = new RegExp(`/v2${source}$`).exec(url.pathname);
+  if (!match) throw new Error(`${probe.request.url} does not fit ${probe.endpoint.path}`);
+  const path = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+  const query = Object.fromEntries(url.searchParams);
+  if (probe.request.body === undefined) return { path, query };
+  try {
+    return { path, query, body: { ok: true, json: JSON.parse(probe.request.body) } };
+  } catch {
+    return { path, query, body: { ok: false } };
+  }
+}
+
+const bodyValidator = (e: Endpoint) => (requestValidators as Partial<Record<string, Validator>>)[e.name];
+const queryValidator = (e: Endpoint) => (queryValidators as Partial<Record<string, Validator>>)[e.name];
+
+/** Every id either tenant owns (a probe naming none of them in an id slot names unknown data). */
+function knownIds(target: Target): Set<string> {
+  const ids = new Set<string>();
+  for (const tenant of [target.main, target.other]) {
+    if (!tenant) continue;
+    const t = tenant.ids;
+    for (const id of [t.companyId, t.siteId, ...t.envIds, t.envId, t.cdnCacheId, t.domainId, t.userId, ...t.sftpAccountIds]) if (id) ids.add(id.toLowerCase());
+  }
+  return ids;
+}
+
+const idFields = ['environment_id', 'cdn_cache_id', 'notified_user_id'];
+
+/** Why a conformant server must refuse this request whatever its credentials; undefined if it need not. */
+function refusedBecause(probe: Probe, known: Set<string>): string | undefined {
+  const { path, query, body } = parse(probe);
+  const e = probe.endpoint;
+  if (body && !body.ok) return 'malformed JSON';
+  if (body?.ok) {
+    const json = body.json;
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) return 'not a JSON object';
+    const validate = bodyValidator(e);
+    if (validate && !validate(json)) return 'invalid body';
+  }
+  const validateQuery = queryValidator(e);
+  if (validateQuery && !validateQuery(query)) return 'invalid query';
+  for (const value of Object.values(path)) if (formatRegex.uuid.test(value) && !known.has(value.toLowerCase())) return 'unknown path id';
+  if (body?.ok) {
+    const json = body.json as Record<string, unknown>;
+    for (const f of idFields) if (typeof json[f] === 'string' && !known.has((json[f] as string).toLowerCase())) return `unknown ${f}`;
+  }
+  return undefined;
+}
+
+describe('request builder', () => {
+  const target = mockTarget({ baseUrl: 'https://api.example.test/v2' });
+  const key = target.main.apiKey;
+  const cases: [string, { given: Parameters<typeof buildRequest>[1]; want: { url: string; headers: Record<string, string>; body?: string } }][] = [
+    [
+      'a read with a path id and the bearer key',
+      {
+        given: { endpoint: endpoint('getSite'), path: { site_id: 'abc' }, credentials: bearer(key) },
+        want: { url: 'https://api.example.test/v2/sites/abc', headers: { accept: 'application/json', authorization: `Bearer ${key}` } },
+      },
+    ],
+    [
+      'a query and the key in a query parameter',
+      {
+        given: { endpoint: endpoint('checkWpAdminUserExists'), path: { env_id: 'e' }, query: { email: 'a+b@example.com' }, credentials: { kind: 'query', name: 'api_key', key } },
+        want: { url: `https://api.example.test/v2/sites/environments/e/wpa-user-exists?email=a%2Bb%40example.com&api_key=${key}`, headers: { accept: 'application/json' } },
+      },
+    ],
+    [
+      'a JSON body, content-type set, scheme as given',
+      {
+        given: { endpoint: endpoint('runWpCliCommand'), path: { env_id: 'e' }, body: { json: { wp_command: 'wp cli version' } }, credentials: bearer(key, 'BEARER') },
+        want: {
+          url: 'https://api.example.test/v2/sites/environments/e/run-wp-cli-command',
+          headers: { accept: 'application/json', authorization: `BEARER ${key}`, 'content-type': 'application/json' },
+          body: '{"wp_command":"wp cli version"}',
+        },
+      },
+    ],
+    [
+      'raw text sent exactly, no credentials, an id encoded',
+      {
+        given: { endpoint: endpoint('resetSite'), path: { site_id: 'a b/c' }, body: { raw: '{"admin_password":' }, credentials: { kind: 'none' } },
+        want: { url: 'https://api.example.test/v2/sites/a%20b%2Fc/reset-site', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{"admin_password":' },
+      },
+    ],
+    [
+      'a key in a header of its own',
+      {
+        given: { endpoint: endpoint('validateApiKey'), credentials: { kind: 'header', name: 'X-API-Key', key } },
+        want: { url: 'https://api.example.test/v2/validate', headers: { accept: 'application/json', 'x-api-key': key } },
+      },
+    ],
+  ];
+  it.each(cases)('%s', (_, { given, want }) => {
+    const request = buildRequest(target, given);
+    expect(request).toEqual({ method: given.endpoint.method, url: want.url, headers: want.headers, ...(want.body === undefined ? {} : { body: want.body }) });
+  });
+
+  it('names every form of a key a probe may carry, for redaction', () => {
+    const forms = credentialForms('k/y');
+    expect(forms).toContain('k/y');
+    expect(forms).toContain('k%2Fy');
+    expect(basicAuthorization('k/y')).toBe(`Basic ${forms[1]}`);
+  });
+});
+
+describe('probes of a full target (every id discovered, destructive requests allowed, two tenants)', () => {
+  const target = mockTarget();
+  const context = contextOf(target);
+  const probes = allProbes(context);
+
+  it('every probe goes to the target with a well-formed request', () => {
+    expect(probes.length).toBeGreaterThan(500);
+    for (const p of probes) {
+      expect(p.request.url.startsWith(`${target.baseUrl}/`), p.title).toBe(true);
+      expect(p.request.method).toBe(p.endpoint.method);
+      expect(p.request.headers.accept).toBe('application/json');
+      expect(p.request.headers['content-type'], p.title).toBe(p.request.body === undefined ? undefined : 'application/json');
+      expect(p.title.length).toBeGreaterThan(0);
+      expect(() => parse(p)).not.toThrow();
+    }
+  });
+
+  it('valid probes pass the generated request validators and name real ids', () => {
+    const known = knownIds(target);
+    const valid = probes.filter((p) => p.expect === 'valid');
+    expect(valid.length).toBeGreaterThan(150);
+    for (const p of valid) {
+      const { path, query, body } = parse(p);
+      const where = `${operation(p.endpoint)}: ${p.title}`;
+      for (const value of Object.values(path)) expect(known.has(value.toLowerCase()), `${where}: path id ${value}`).toBe(true);
+      const validateQuery = queryValidator(p.endpoint);
+      if (validateQuery) expect(validateQuery(query), `${where}: ${JSON.stringify(validateQuery.errors)}`).toBe(true);
+      expect(body === undefined, where).toBe(p.endpoint.body === undefined);
+      if (body) {
+        expect(body.ok, where).toBe(true);
+        const validate = bodyValidator(p.endpoint)!;
+        expect(validate(body.ok && body.json), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
+        // Every body field is sent (ASM-NOT-SHOWN-FIELDS-SENT).
+        expect(Object.keys(body.ok ? (body.json as object) : {}).sort(), where).toEqual(p.endpoint.body!.map((f) => f.name).sort());
+      }
+    }
+  });
+
+  it('invalid probes fail the generated validators (or are not JSON objects at all) and name only real ids', () => {
+    const known = knownIds(target);
+    const invalid = probes.filter((p) => p.expect === 'invalid');
+    expect(invalid.length).toBeGreaterThan(100);
+    for (const p of invalid) {
+      const why = refusedBecause(p, known);
+      expect(why, `${operation(p.endpoint)}: ${p.title}`).toBeDefined();
+      expect(why, `${operation(p.endpoint)}: ${p.title} must be refused for its input, not its ids`).not.toMatch(/^unknown/);
+    }
+  });
+
+  it('full-Unicode free text goes into search/replace and names', () => {
+    const texts = probes
+      .filter((p) => p.expect === 'valid' && ['searchAndReplace', 'createWpAdminUser'].includes(p.endpoint.name))
+      .flatMap((p) => {
+        const json = JSON.parse(p.request.body!) as Record<string, string>;
+        return [json.search, json.replace, json.first_name, json.last_name].filter((t): t is string => t !== undefined);
+      });
+    expect(texts.length).toBe(4 * context.runs);
+    expect(texts.every((t) => t.trim() === t && t.length > 0)).toBe(true);
+    expect(texts.some((t) => /[^\u0000-\u007f]/.test(t))).toBe(true);
+    expect(texts.some((t) => /[\u{10000}-\u{10ffff}]/u.test(t))).toBe(true);
+    expect(texts.filter((t) => /[^\u0000-\u007f]/.test(t)).length).toBe(texts.length);
+  });
+
+  it('each probe carries the right tenant key', () => {
+    const main = credentialForms(target.main.apiKey);
+    const other = credentialForms(target.other!.apiKey);
+    const otherIds = knownIds({ ...target, main: target.other!, other: undefined } as Target);
+    const carries = (p: Probe, forms: readonly string[]) => {
+      const text = `${p.request.url} ${Object.values(p.request.headers).join(' ')}`;
+      return forms.some((f) => text.includes(f));
+    };
+    for (const p of probes) {
+      for (const form of [...main, ...other]) expect(p.title.includes(form), p.title).toBe(false);
+      if (carries(p, other)) {
+        // The other key only reads the other company's own data.
+        expect(p.rule, p.title).toBe('INPUT-ACCEPT');
+        expect(isRead(p.endpoint)).toBe(true);
+        for (const id of Object.values(parse(p).path)) expect(otherIds.has(id.toLowerCase()), p.title).toBe(true);
+      } else if (p.rule === 'AUTH-401') {
+        expect(carries(p, main), p.title).toBe(false);
+      } else {
+        expect(carries(p, main), p.title).toBe(true);
+      }
+    }
+  });
+
+  it('reads the other company with the main key only to expect 404', () => {
+    const otherIds = knownIds({ ...target, main: target.other!, other: undefined } as Target);
+    const foreign = probes.filter((p) => p.request.headers.authorization === `Bearer ${target.main.apiKey}` && Object.values(parse(p).path).some((v) => otherIds.has(v.toLowerCase())));
+    expect(foreign.length).toBeGreaterThan(0);
+    for (const p of foreign) expect([p.rule, p.expect], p.title).toEqual(['READ-404', 'not-found']);
+  });
+});
+
+describe('safety: without --allow-destructive nothing positive reaches an action', () => {
+  for (const other of [true, false]) {
+    it(`${other ? 'with' : 'without'} a second tenant`, () => {
+      const target = mockTarget({ allowDestructive: false, other });
+      const context = contextOf(target);
+      const known = knownIds(target);
+      const actions = allProbes(context).filter((p) => !isRead(p.endpoint));
+      expect(actions.length).toBeGreaterThan(100);
+      const reasons = new Map<string, number>();
+      for (const p of actions) {
+        expect(p.expect, p.title).not.toBe('valid');
+        const why = refusedBecause(p, known);
+        expect(why, `${operation(p.endpoint)} [${p.rule}] ${p.title}`).toBeDefined();
+        reasons.set(why!, (reasons.get(why!) ?? 0) + 1);
+      }
+      expect([...reasons.keys()].sort()).toEqual(expect.arrayContaining(['invalid body', 'unknown path id']));
+      expect(scenarioSources.flatMap((s) => s(context).scenarios)).toEqual([]);
+    });
+  }
+
+  it('and each action endpoint gets a "needs --allow-destructive" skip for INPUT-ACCEPT', () => {
+    const context = contextOf(mockTarget({ allowDestructive: false }));
+    const skips = allSkips(context).filter((s) => s.rule === 'INPUT-ACCEPT');
+    expect(skips.map((s) => s.endpoint.name).sort()).toEqual(api.endpoints.filter((e) => !isRead(e)).map((e) => e.name).sort());
+    expect(new Set(skips.map((s) => s.reason))).toEqual(new Set(['needs --allow-destructive']));
+  });
+});
+
+describe('coverage: every (rule, endpoint) pair in scope is probed or skipped with a reason', () => {
+  const probeRules: RuleId[] = ['AUTH-401', 'AUTH-BEARER', 'AUTH-SCHEME-CASE', 'READ-404', 'INPUT-400', 'INPUT-ACCEPT', ...api.rules.map((r) => r.id).filter((id) => id.startsWith('LIMIT-'))];
+  const scenarioRules = api.rules.map((r) => r.id).filter((id) => id.startsWith('STATE-'));
+  const bare: Target = (() => {
+    const full = mockTarget();
+    const { companyId, siteId, envIds, envId } = full.main.ids;
+    return { ...full, main: { apiKey: full.main.apiKey, ids: { companyId, siteId, envIds, envId, sftpAccountIds: [] } }, other: undefined, allowDestructive: false } as Target;
+  })();
+  const targets: [string, Target, ProbeContext['options']][] = [
+    ['a full target', mockTarget(), { strict: false }],
+    ['a full target, --strict', mockTarget(), { strict: true }],
+    ['a bare target (only the required ids, no second tenant, no destructive requests)', bare, { strict: false }],
+    ['a bare target with destructive requests allowed', { ...bare, allowDestructive: true }, { strict: false }],
+  ];
+
+  it.each(targets)('%s', (name, target, options) => {
+    const context = contextOf(target, 7, 3, options);
+    const probed = new Set(allProbes(context).map((p) => `${p.rule} ${p.endpoint.name}`));
+    const scenarios = scenarioSources.flatMap((s) => s(context).scenarios);
+    for (const s of scenarios) for (const e of s.endpoints) probed.add(`${s.rule} ${e.name}`);
+    const skips = allSkips(context);
+    for (const s of skips) expect(s.reason.length, `${s.rule} ${s.endpoint.name}`).toBeGreaterThan(10);
+    const skipped = new Set(skips.map((s) => `${s.rule} ${s.endpoint.name}`));
+    const uncovered: string[] = [];
+    for (const id of [...probeRules, ...scenarioRules]) {
+      const r = api.rules.find((x) => x.id === id)!;
+      for (const e of api.endpoints) if (inScope(r, e) && !probed.has(`${id} ${e.name}`) && !skipped.has(`${id} ${e.name}`)) uncovered.push(`${id} ${operation(e)}`);
+    }
+    expect(uncovered, name).toEqual([]);
+    if (target === targets[0]![1]) {
+      // Fully discovered and allowed: only the deliberate skips remain.
+      expect([...skipped].sort()).toEqual(['INPUT-400 getSftpPassword', 'INPUT-400 getSshAllowedIps', 'INPUT-400 getSshStatus']);
+      expect(scenarios.map((s) => s.rule).sort()).toEqual(scenarioRules.sort());
+    }
+  });
+
+  it('names the reasons a bare target cannot be exercised', () => {
+    const reasons = new Set(allSkips(contextOf(bare)).map((s) => s.reason));
+    expect(reasons).toContain('needs --allow-destructive');
+    expect(reasons).toContain('no domain discovered');
+    const allowed = new Set(allSkips(contextOf({ ...bare, allowDestructive: true })).map((s) => `${s.rule} ${s.endpoint.name}: ${s.reason}`));
+    expect(allowed).toContain('INPUT-ACCEPT restoreBackup: no backup discovered');
+    expect(allowed).toContain('INPUT-ACCEPT clearCdnCache: no CDN cache id discovered');
+    expect(allowed).toContain('INPUT-ACCEPT removeAdditionalSftpAccount: no additional SFTP account discovered');
+    expect(allowed).toContain('STATE-DNS-UPDATE listDnsRecords: no domain discovered');
+    expect(allowed).toContain('STATE-SFTP-REMOVE removeAdditionalSftpAccount: no additional SFTP account discovered');
+    expect(allowed).toContain('INPUT-400 updateDnsRecords: no domain discovered');
+  });
+
+  it('with --strict, the DNS read only observes unknown domains (CONFLICT-DNS-READ-404)', () => {
+    const context = contextOf(mockTarget(), 7, 3, { strict: true });
+    const dns = allProbes(context).filter((p) => p.rule === 'READ-404' && p.endpoint.name === 'listDnsRecords');
+    expect(dns.length).toBeGreaterThan(0);
+    expect(new Set(dns.map((p) => p.expect))).toEqual(new Set(['observe']));
+    const lenient = allProbes(contextOf(mockTarget(), 7, 3)).filter((p) => p.rule === 'READ-404' && p.endpoint.name === 'listDnsRecords');
+    expect(new Set(lenient.map((p) => p.expect))).toEqual(new Set(['not-found']));
+  });
+});
+
+describe('determinism', () => {
+  const target = mockTarget();
+  const freeText = (probes: Probe[]) =>
+    probes.filter((p) => p.expect === 'valid' && p.endpoint.name === 'createWpAdminUser').map((p) => (JSON.parse(p.request.body!) as { first_name: string }).first_name);
+
+  it('the same seed sends the same requests', () => {
+    const a = allProbes(contextOf(target, 1234));
+    const b = allProbes(contextOf(target, 1234));
+    expect(b).toEqual(a);
+    const titles = (seed: number) => scenarioSources.flatMap((s) => s(contextOf(target, seed)).scenarios.map((x) => x.title));
+    expect(titles(1234)).toEqual(titles(1234));
+  });
+
+  it('different seeds send different free text and different unknown ids', () => {
+    const a = allProbes(contextOf(target, 1));
+    const b = allProbes(contextOf(target, 2));
+    expect(freeText(a)).not.toEqual(freeText(b));
+    expect(new Set(freeText(a)).size).toBeGreaterThan(1);
+    const unknownUrls = (ps: Probe[]) => ps.filter((p) => p.rule === 'READ-404').map((p) => p.request.url);
+    expect(unknownUrls(a)).not.toEqual(unknownUrls(b));
+  });
+
+  it('the number of examples follows runs', () => {
+    const count = (runs: number) => allProbes(contextOf(target, 5, runs)).filter((p) => p.rule === 'INPUT-ACCEPT' && p.endpoint.name === 'runWpCliCommand').length;
+    expect([count(1), count(4), count(10)]).toEqual([1, 4, 10]);
+  });
+});
+
+// ---- scenarios against a fake server ----------------------------------------------------------
+
+/** A fake target for the scenarios: DNS values and SFTP accounts in memory; `lag` reads before a change shows. */
+function fakeServer(options: { lag: number; applies: boolean }): { send: Send; sent: Probe[] } {
+  const sent: Probe[] = [];
+  const records = new Map<string, Set<string>>();
+  const accounts = new Set(mockTarget().main.ids.sftpAccountIds);
+  let pending: (() => void)[] = [];
+  let reads = 0;
+  const answer = (probe: Probe, status: number, json: unknown): Exchange => ({
+    probe,
+    response: { status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(json), json, ms: 1 },
+    throttled: 0,
+  });
+  const send: Send = async (probe) => {
+    sent.push(probe);
+    if (probe.endpoint.method === 'GET') {
+      if (++reads > options.lag) {
+        for (const apply of pending) apply();
+        pending = [];
+      }
+      if (probe.endpoint.name === 'listDnsRecords') {
+        const dns_records = [...records].map(([name, values]) => ({ type: 'A', name, ttl: 300, resource_records: [...values].map((value) => ({ value })) }));
+        return answer(probe, 200, { domain: { dns_records } });
+      }
+      const additional_sftp_accounts = [...accounts].map((id) => ({ id, username: 'u', root_directory: '/', is_active: true, permission: 'write' }));
+      return answer(probe, 200, { environment: { additional_sftp_accounts, container_info: { additional_sftp_accounts_port: '2222' } } });
+    }
+    reads = 0;
+    if (probe.endpoint.name === 'updateDnsRecords') {
+      const body = JSON.parse(probe.request.body!) as { name: string; new_resource_records: { value: string }[]; removed_resource_records: { value: string }[] };
+      if (options.applies) {
+        pending.push(() => {
+          const values = records.get(body.name) ?? new Set();
+          for (const { value } of body.new_resource_records) values.add(value);
+          for (const { value } of body.removed_resource_records) values.delete(value);
+          records.set(body.name, values);
+        });
+      }
+    } else if (options.applies) {
+      const id = decodeURIComponent(probe.request.url.split('/').pop()!);
+      pending.push(() => accounts.delete(id));
+    }
+    return answer(probe, 202, { operation_id: 'x', message: 'in progress', status: 202 });
+  };
+  return { send, sent };
+}
+
+describe('state scenarios (fake server)', () => {
+  const context = contextOf(mockTarget());
+  const fast = { windowMs: 200, intervalMs: 5 };
+  const sources = [dnsUpdateScenarios(fast), sftpRemoveScenarios(fast)];
+
+  it.each(sources.map((s) => [s.name, s] as const))('%s: passes when the change shows after a few reads', async (_, source) => {
+    const [scenario] = source(context).scenarios;
+    const server = fakeServer({ lag: 3, applies: true });
+    const outcome = await scenario!.run(server.send);
+    expect(outcome.verdict).toBeUndefined();
+    expect(server.sent.filter((p) => p.endpoint.method !== 'GET').length).toBeGreaterThan(0);
+    for (const p of server.sent) expect(p.rule).toBe(scenario!.rule);
+  });
+
+  it.each(sources.map((s) => [s.name, s] as const))('%s: fails when the change never shows within the window', async (_, source) => {
+    const [scenario] = source(context).scenarios;
+    const started = performance.now();
+    const outcome = await scenario!.run(fakeServer({ lag: 0, applies: false }).send);
+    expect(outcome.verdict?.title).toMatch(/never appeared|stayed/);
+    expect(outcome.verdict?.severity ?? 'error').toBe('error');
+    expect(outcome.exchange?.probe.endpoint.method).toBe('GET');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('the DNS scenario adds a TEST-NET address on a fresh name inside the discovered zone, then removes it', async () => {
+    const [scenario] = dnsUpdateScenarios(fast)(context).scenarios;
+    const server = fakeServer({ lag: 0, applies: true });
+    await scenario!.run(server.send);
+    const changes = server.sent.filter((p) => p.endpoint.name === 'updateDnsRecords').map((p) => JSON.parse(p.request.body!) as Record<string, unknown>);
+    expect(changes).toHaveLength(2);
+    const [add, remove] = changes as [Record<string, unknown>, Record<string, unknown>];
+    expect(add.name).toMatch(/^hsc-probe-[0-9a-f]{10}\.staging\.alpha\.example\.test$/);
+    expect(remove.name).toBe(add.name);
+    expect(add.removed_resource_records).toEqual([]);
+    expect(remove.new_resource_records).toEqual([]);
+    expect(remove.removed_resource_records).toEqual(add.new_resource_records);
+    expect((add.new_resource_records as { value: string }[])[0]!.value).toMatch(/^(192\.0\.2|198\.51\.100|203\.0\.113)\.\d+$/);
+    for (const body of changes) expect(requestValidators.updateDnsRecords(body)).toBe(true);
+  });
+
+  it('the SFTP scenario warns, not fails, when the account is not listed to begin with', async () => {
+    const target = mockTarget();
+    const [scenario] = sftpRemoveScenarios(fast)(contextOf({ ...target, main: { ...target.main, ids: { ...target.main.ids, sftpAccountIds: ['00000000-0000-4000-8000-000000000000'] } } })).scenarios;
+    const outcome = await scenario!.run(fakeServer({ lag: 0, applies: true }).send);
+    expect(outcome.verdict?.severity).toBe('warning');
+  });
+});

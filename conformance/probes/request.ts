@@ -1,0 +1,103 @@
+/**
+ * The one request builder of the probe sources: endpoint, path values, query, body and
+ * credentials in, the exact `ProbeRequest` out (absolute URL, headers, body text). Also the
+ * seeding every source shares, so the same seed always sends the same requests.
+ */
+import fc from 'fast-check';
+import type { Endpoint, RuleId } from '../../spec/model.ts';
+import { fillPath } from '../../spec/queries.ts';
+import type { Expectation, Probe, ProbeRequest, Target } from '../types.ts';
+
+/** How a request presents (or fails to present) an API key. */
+export type Credentials =
+  /** `Authorization: <scheme> <key>`; the scheme defaults to the document's `Bearer`. */
+  | { readonly kind: 'bearer'; readonly key: string; readonly scheme?: string }
+  /** No credentials at all. */
+  | { readonly kind: 'none' }
+  /** An `Authorization` header sent verbatim (`Basic …`, `Token …`, `Bearer` alone). */
+  | { readonly kind: 'authorization'; readonly value: string }
+  /** The key in a query parameter, e.g. `?api_key=`. */
+  | { readonly kind: 'query'; readonly name: string; readonly key: string }
+  /** The key in a header of its own, e.g. `X-API-Key`. */
+  | { readonly kind: 'header'; readonly name: string; readonly key: string };
+
+export const bearer = (key: string, scheme?: string): Credentials => (scheme === undefined ? { kind: 'bearer', key } : { kind: 'bearer', key, scheme });
+
+/** A JSON value to serialise, or exact text (malformed JSON). */
+export type Body = { readonly json: unknown } | { readonly raw: string };
+
+/** What varies between requests to one endpoint. */
+export interface RequestParts {
+  readonly path?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: Body;
+}
+
+export interface RequestSpec extends RequestParts {
+  readonly endpoint: Endpoint;
+  readonly credentials: Credentials;
+}
+
+/** `Basic` credentials for a key: RFC 7617 user-id `key`, empty password. */
+export const basicAuthorization = (key: string): string => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+
+/**
+ * Every form in which a probe may carry an API key: the key itself, its `Basic` encoding and its
+ * URL encoding. Redaction must hide all of them (a base64 key is as secret as the key).
+ */
+export function credentialForms(key: string): readonly string[] {
+  return [...new Set([key, Buffer.from(`${key}:`).toString('base64'), encodeURIComponent(key)])];
+}
+
+export function buildRequest(target: Target, spec: RequestSpec): ProbeRequest {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const query: Record<string, string> = { ...spec.query };
+  const credentials = spec.credentials;
+  switch (credentials.kind) {
+    case 'bearer':
+      headers.authorization = `${credentials.scheme ?? 'Bearer'} ${credentials.key}`;
+      break;
+    case 'authorization':
+      headers.authorization = credentials.value;
+      break;
+    case 'header':
+      headers[credentials.name.toLowerCase()] = credentials.key;
+      break;
+    case 'query':
+      query[credentials.name] = credentials.key;
+      break;
+    case 'none':
+      break;
+  }
+  const search = new URLSearchParams(query).toString();
+  const url = `${target.baseUrl}${fillPath(spec.endpoint.path, spec.path ?? {})}${search ? `?${search}` : ''}`;
+  if (spec.body === undefined) return { method: spec.endpoint.method, url, headers };
+  headers['content-type'] = 'application/json';
+  const body = 'raw' in spec.body ? spec.body.raw : JSON.stringify(spec.body.json);
+  return { method: spec.endpoint.method, url, headers, body };
+}
+
+export function makeProbe(target: Target, rule: RuleId, expect: Expectation, title: string, spec: RequestSpec): Probe {
+  return { rule, endpoint: spec.endpoint, expect, title, request: buildRequest(target, spec) };
+}
+
+// ---- seeding ------------------------------------------------------------------------------------
+
+/**
+ * A seed for one stream of values, from the run's seed and a stable name (FNV-1a, 32 bits):
+ * sources and endpoints draw independently, so adding a probe somewhere changes nothing elsewhere.
+ */
+export function streamSeed(seed: number, ...stream: readonly string[]): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${seed}\u0000${stream.join('\u0000')}`) {
+    hash ^= char.codePointAt(0)!;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}
+
+/** `n` values of an arbitrary, fixed by the seed. */
+export const draw = <T>(arb: fc.Arbitrary<T>, seed: number, n: number): T[] => (n <= 0 ? [] : fc.sample(arb, { seed, numRuns: n }));
+
+/** One value of an arbitrary, fixed by the seed. */
+export const drawOne = <T>(arb: fc.Arbitrary<T>, seed: number): T => draw(arb, seed, 1)[0]!;

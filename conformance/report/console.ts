@@ -1,0 +1,161 @@
+/**
+ * The console reporter: progress while the run goes (one updating line on a terminal, a line
+ * every few seconds otherwise), then the failures grouped by rule and operation, each with what
+ * a reader needs to act: the probe, the request, the response, the seed and a curl line; then a
+ * table of rules by outcome, the notes, and one closing line.
+ */
+import type { Progress } from '../runner.ts';
+import type { CheckSummary, Failure, Report } from '../types.ts';
+
+export interface ConsoleStyle {
+  readonly color: boolean;
+}
+
+const paint = (style: ConsoleStyle, code: string, text: string) => (style.color ? `\x1b[${code}m${text}\x1b[0m` : text);
+const red = (s: ConsoleStyle, t: string) => paint(s, '31', t);
+const green = (s: ConsoleStyle, t: string) => paint(s, '32', t);
+const yellow = (s: ConsoleStyle, t: string) => paint(s, '33', t);
+const bold = (s: ConsoleStyle, t: string) => paint(s, '1', t);
+const dim = (s: ConsoleStyle, t: string) => paint(s, '2', t);
+
+const RESPONSE_SHOWN = 600;
+const REQUEST_BODY_SHOWN = 400;
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
+/** One line per value: control characters shown escaped, so a body cannot redraw the terminal. */
+const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
+function failureBlock(f: Failure, style: ConsoleStyle): string[] {
+  const mark = f.severity === 'warning' ? yellow(style, '!') : red(style, '✗');
+  const lines = [`  ${mark} ${bold(style, printable(f.title))}`, `    probe:    ${printable(f.probe)}`, `    why:      ${printable(f.message)}`];
+  lines.push(`    request:  ${f.request.method} ${printable(f.request.url)}`);
+  for (const [name, value] of Object.entries(f.request.headers)) lines.push(`              ${name}: ${printable(value)}`);
+  if (f.request.body !== undefined) lines.push(`              body: ${printable(clip(f.request.body, REQUEST_BODY_SHOWN))}`);
+  if (f.response) {
+    const type = f.response.headers['content-type'];
+    lines.push(`    response: ${f.response.status} in ${f.response.ms} ms${type ? `, ${printable(type)}` : ''}`);
+    if (f.response.text) lines.push(`              ${printable(clip(f.response.text, RESPONSE_SHOWN))}`);
+  } else if (f.transport) {
+    lines.push(`    response: none (${f.transport.kind}: ${printable(f.transport.message)})`);
+  }
+  lines.push(`    seed:     ${f.seed}`);
+  if (f.curl) lines.push(`    curl:     ${f.curl}`);
+  return lines;
+}
+
+function grouped(list: readonly Failure[], style: ConsoleStyle): string[] {
+  const groups = new Map<string, Failure[]>();
+  for (const f of list) {
+    const key = `${f.rule}  ${f.operation}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const lines: string[] = [];
+  for (const [key, items] of groups) {
+    lines.push('', `${bold(style, key)}  (${items.length})`);
+    for (const f of items) lines.push(...failureBlock(f, style));
+  }
+  return lines;
+}
+
+function table(rows: readonly CheckSummary[], style: ConsoleStyle): string[] {
+  const rules = [...new Set(rows.map((r) => r.rule))];
+  const counts = rules.map((rule) => {
+    const mine = rows.filter((r) => r.rule === rule);
+    const n = (o: CheckSummary['outcome']) => mine.filter((r) => r.outcome === o).length;
+    return { rule, passed: n('passed'), failed: n('failed'), skipped: n('skipped') };
+  });
+  const width = Math.max('rule'.length, ...rules.map((r) => r.length));
+  const cell = (v: number | string, w: number) => String(v).padStart(w);
+  const lines = [`  ${'rule'.padEnd(width)}  ${cell('passed', 6)}  ${cell('failed', 6)}  ${cell('skipped', 7)}`];
+  for (const c of counts) {
+    const failed = c.failed ? red(style, cell(c.failed, 6)) : cell(c.failed, 6);
+    lines.push(`  ${c.rule.padEnd(width)}  ${cell(c.passed, 6)}  ${failed}  ${cell(c.skipped, 7)}`);
+  }
+  return lines;
+}
+
+/** Skipped rows grouped by reason, so a reader sees what the run could not judge and why. */
+function skipped(rows: readonly CheckSummary[]): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const r of rows.filter((r) => r.outcome === 'skipped')) {
+    const reason = r.reason ?? 'no reason given';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), `${r.rule} ${r.operation}`]);
+  }
+  const lines: string[] = [];
+  for (const [reason, pairs] of byReason) {
+    const shown = pairs.slice(0, 6).join(', ');
+    lines.push(`  - ${printable(reason)}: ${shown}${pairs.length > 6 ? `, and ${pairs.length - 6} more` : ''}`);
+  }
+  return lines;
+}
+
+const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The closing line: verdict, totals, wall time, requests and the seed. */
+export function finalLine(report: Report, style: ConsoleStyle = { color: false }): string {
+  const s = report.summary;
+  const verdict = report.ok ? green(style, '✓ conforms') : red(style, '✗ does not conform');
+  const rate = report.durationMs > 0 ? ` (${Math.round((report.requests * 1000) / report.durationMs)}/s)` : '';
+  return `${verdict}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings — ${formatSeconds(report.durationMs)}, ${report.requests} requests${rate}, seed ${report.seed}`;
+}
+
+export function renderConsole(report: Report, style: ConsoleStyle = { color: false }): string {
+  const lines: string[] = [`hosted-site-contract conform: ${report.target} (spec ${report.specVersion})`];
+  if (report.failures.length) lines.push('', bold(style, red(style, `FAILURES (${report.failures.length})`)), ...grouped(report.failures, style));
+  if (report.warnings.length) lines.push('', bold(style, yellow(style, `WARNINGS (${report.warnings.length})`)), ...grouped(report.warnings, style));
+  lines.push('', bold(style, 'SUMMARY (rows are rule × operation)'), ...table(report.checks, style));
+  const skips = skipped(report.checks);
+  if (skips.length) lines.push('', bold(style, 'SKIPPED'), ...skips);
+  if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...report.notes.map((n) => `  - ${printable(n)}`));
+  lines.push('', finalLine(report, style), '');
+  return lines.join('\n');
+}
+
+/** Where progress goes: a terminal gets one line redrawn in place, anything else a line now and then. */
+export interface ProgressStream {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+export function createProgress(stream: ProgressStream, everyMs = 2000): { update: (p: Progress) => void; say: (line: string) => void; end: () => void } {
+  const tty = stream.isTTY === true;
+  let last = 0;
+  let lastPhase = '';
+  const endedPhases = new Set<string>();
+  let drawn = false;
+  const text = (p: Progress) =>
+    p.phase === 'probes'
+      ? `probes ${p.done}/${p.total}, ${p.requests} requests, ${p.failures} failures`
+      : p.phase === 'scenarios'
+        ? `scenarios ${p.done}/${p.total}, ${p.requests} requests, ${p.failures} failures`
+        : `done: ${p.requests} requests, ${p.failures} failures`;
+  const clear = () => {
+    if (tty && drawn) stream.write('\r\x1b[2K');
+    drawn = false;
+  };
+  return {
+    update(p) {
+      const now = Date.now();
+      if (tty) {
+        if (now - last < 80 && p.done !== p.total) return;
+        last = now;
+        stream.write(`\r\x1b[2K${text(p)}`);
+        drawn = true;
+        return;
+      }
+      if (p.phase === 'done') return;
+      const ended = p.done === p.total;
+      const due = p.phase !== lastPhase || (ended && !endedPhases.has(p.phase)) || now - last >= everyMs;
+      if (!due) return;
+      last = now;
+      lastPhase = p.phase;
+      if (ended) endedPhases.add(p.phase);
+      stream.write(`${text(p)}\n`);
+    },
+    say(line) {
+      clear();
+      stream.write(`${line}\n`);
+    },
+    end: clear,
+  };
+}

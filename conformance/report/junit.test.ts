@@ -1,0 +1,78 @@
+/** The JUnit reporter on a report full of characters XML cannot carry as they are. */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { Failure, Report } from '../types.ts';
+import { renderJunit, xmlEscape } from './junit.ts';
+import { wellFormed } from './well-formed.ts';
+
+const nasty = 'a<b>&c"d\'e ]]> \u0001\u0008\u000b \ud800 lone \udfff end \t\r\n é ✓ 𝄞';
+
+const failure: Failure = {
+  rule: 'AUTH-401',
+  operation: 'GET /sites/{site_id}',
+  title: `answered 200 ${nasty}`,
+  message: nasty,
+  severity: 'error',
+  probe: `probe ${nasty}`,
+  request: { method: 'GET', url: 'http://x/v2/sites/<id>?a=1&b=2', headers: { authorization: 'Bearer [redacted HSC_API_KEY]' }, body: nasty },
+  response: { status: 200, headers: {}, text: `<html>${nasty}</html>`, ms: 1 },
+  seed: 1,
+  curl: `curl -H 'x: ${nasty}'`,
+};
+
+const report: Report = {
+  ok: false,
+  seed: 1,
+  target: 'http://x/v2?<&>',
+  specVersion: '1.106.0',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  durationMs: 1234,
+  requests: 3,
+  options: {},
+  summary: { passed: 1, failed: 1, skipped: 1, warnings: 1 },
+  checks: [
+    { rule: 'AUTH-401', operation: 'GET /sites/{site_id}', outcome: 'failed', exchanges: 2 },
+    { rule: 'AUTH-401', operation: 'GET /validate', outcome: 'passed', exchanges: 1, reason: `note ${nasty}` },
+    { rule: 'ERR-BODY', operation: 'GET /validate', outcome: 'skipped', exchanges: 0, reason: `skipped ${nasty}` },
+  ],
+  failures: [failure, { ...failure, title: 'second' }],
+  warnings: [{ ...failure, rule: 'AUTH-401', operation: 'GET /validate', severity: 'warning' }],
+  notes: [nasty],
+};
+
+describe('renderJunit', () => {
+  const xml = renderJunit(report);
+
+  it('is well-formed XML whatever the text holds', () => {
+    expect(wellFormed(xml)).toEqual([]);
+  });
+
+  it('has one testsuite per rule and one testcase per row, with failures and skips marked', () => {
+    expect(xml.match(/<testsuite /g)).toHaveLength(2);
+    expect(xml.match(/<testcase /g)).toHaveLength(3);
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+    expect(xml).toContain('(and 1 more)');
+    expect(xml.match(/<skipped /g)).toHaveLength(1);
+    expect(xml).toMatch(/<testsuite name="AUTH-401" tests="2" failures="1" errors="0" skipped="0"/);
+  });
+
+  it('a real XML parser agrees, when python3 is around', () => {
+    let python = true;
+    try {
+      execFileSync('python3', ['-c', 'pass']);
+    } catch {
+      python = false;
+    }
+    if (!python) return;
+    const out = execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as E; r = E.fromstring(sys.stdin.buffer.read()); print(len(r.findall(".//testcase")))'], { input: xml });
+    expect(out.toString().trim()).toBe('3');
+  });
+
+  it.each([
+    ['&<>"\'', '&amp;&lt;&gt;&quot;&apos;'],
+    ['\u0000x', '\ufffdx'],
+    ['𝄞', '𝄞'],
+  ])('xmlEscape(%j)', (input, want) => {
+    expect(xmlEscape(input)).toBe(want);
+  });
+});

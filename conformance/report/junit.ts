@@ -1,0 +1,89 @@
+/**
+ * The JUnit XML reporter: one testsuite per rule, one testcase per operation (the report's rows),
+ * `<failure>` with the failures of the row, `<skipped>` with the reason. Every value is escaped,
+ * and characters XML 1.0 cannot carry (most control characters, lone surrogates) are replaced.
+ */
+import type { CheckSummary, Failure, Report } from '../types.ts';
+
+/** Text safe in XML 1.0 content and attribute values. */
+export function xmlEscape(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
+}
+
+/** Attribute values: line breaks as references too, so parsers do not fold them into spaces. */
+const attr = (text: string): string => xmlEscape(text).replace(/\n/g, '&#10;');
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function details(f: Failure): string {
+  const lines = [
+    `${f.title}`,
+    `probe: ${f.probe}`,
+    f.message,
+    `request: ${f.request.method} ${f.request.url}`,
+    ...Object.entries(f.request.headers).map(([k, v]) => `  ${k}: ${v}`),
+    ...(f.request.body !== undefined ? [`  body: ${clip(f.request.body, 2000)}`] : []),
+    f.response ? `response: ${f.response.status} (${f.response.ms} ms) ${clip(f.response.text, 2000)}` : `transport: ${f.transport?.message ?? 'no response'}`,
+    `seed: ${f.seed}`,
+    `curl: ${f.curl}`,
+  ];
+  return lines.join('\n');
+}
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
+
+function testcase(row: CheckSummary, failures: readonly Failure[], warnings: readonly Failure[]): string {
+  const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="0" assertions="${row.exchanges}">`;
+  const body: string[] = [];
+  if (row.outcome === 'failed') {
+    const first = failures[0];
+    const message = first ? `${first.title}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}` : (row.reason ?? 'failed');
+    const text = failures.length ? failures.map(details).join('\n\n---\n\n') : (row.reason ?? '');
+    body.push(`      <failure message="${attr(message)}" type="${attr(row.rule)}">${xmlEscape(text)}</failure>`);
+  } else if (row.outcome === 'skipped') {
+    body.push(`      <skipped message="${attr(row.reason ?? 'skipped')}"/>`);
+  }
+  const out = [...(row.outcome !== 'skipped' && row.reason ? [`note: ${row.reason}`] : []), ...warnings.map((w) => `warning: ${details(w)}`)];
+  if (out.length) body.push(`      <system-out>${xmlEscape(out.join('\n\n'))}</system-out>`);
+  return body.length ? `${open}\n${body.join('\n')}\n    </testcase>` : `${open}</testcase>`;
+}
+
+export function renderJunit(report: Report): string {
+  const rules = [...new Set(report.checks.map((c) => c.rule))];
+  const byPair = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rule === c.rule && f.operation === c.operation);
+  const properties = [
+    ['seed', String(report.seed)],
+    ['target', report.target],
+    ['specVersion', report.specVersion],
+    ['requests', String(report.requests)],
+  ]
+    .map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`)
+    .join('\n');
+  const suites = rules.map((rule) => {
+    const rows = report.checks.filter((c) => c.rule === rule);
+    const failed = rows.filter((c) => c.outcome === 'failed').length;
+    const skipped = rows.filter((c) => c.outcome === 'skipped').length;
+    return [
+      `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="0" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
+      `    <properties>\n${properties.replace(/^ {6}/gm, '      ')}\n    </properties>`,
+      ...rows.map((c) => testcase(c, byPair(report.failures, c), byPair(report.warnings, c))),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  const total = report.checks.length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="hosted-site-contract conformance (spec ${attr(report.specVersion)})" tests="${total}" failures="${report.summary.failed}" errors="0" skipped="${report.summary.skipped}" time="${seconds(report.durationMs)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,178 @@
+/**
+ * The runner with a small stub suite and a fake transport: the rows it reports, the order of
+ * failures, `--only`, scenarios, and the failures it must never swallow (transport failures no
+ * check takes, checks and scenarios that crash).
+ */
+import { describe, expect, it } from 'vitest';
+import { api } from '../spec/api.ts';
+import type { RuleId } from '../spec/model.ts';
+import { endpoint, inScope, operation } from '../spec/queries.ts';
+import { runConformance, type Suite } from './runner.ts';
+import type { Check, Exchange, Probe, ProbeResponse, Send, Target } from './types.ts';
+
+const stubTarget: Target = {
+  baseUrl: 'http://127.0.0.1:1/v2',
+  main: {
+    apiKey: 'main-secret-key-123',
+    ids: { companyId: 'c', siteId: 's', envIds: ['e'], envId: 'e', sftpAccountIds: [] },
+  },
+  allowDestructive: false,
+  embedded: false,
+};
+
+const json = (status: number, body: unknown): ProbeResponse => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  text: JSON.stringify(body),
+  json: body,
+  ms: 1,
+});
+
+const probe = (rule: RuleId, name: string, title: string): Probe => ({
+  rule,
+  endpoint: endpoint(name),
+  expect: rule === 'AUTH-401' ? 'unauthorized' : 'valid',
+  title,
+  request: { method: endpoint(name).method, url: `${stubTarget.baseUrl}${endpoint(name).path}`, headers: {} },
+});
+
+/** 401 for AUTH-401 probes, 200 otherwise; a random delay so completion order is shuffled. */
+const fakeSend: Send = async (p) => {
+  await new Promise((r) => setTimeout(r, Math.random() * 5));
+  if (p.title.includes('timeout')) return { probe: p, failure: { kind: 'timeout', message: 'no complete answer within 10 ms', ms: 10 }, throttled: 0 };
+  return { probe: p, response: p.rule === 'AUTH-401' ? json(401, { message: 'no key', status: 401 }) : json(200, { ok: true }), throttled: 0 };
+};
+
+/** AUTH-401 expects 401 and fails probes whose title says "bad"; ERR-BODY warns on every error. */
+const auth401: Check = {
+  rule: 'AUTH-401',
+  applies: (e) => e.probe.rule === 'AUTH-401' && e.response !== undefined,
+  check: (_, e) => (e.probe.title.includes('bad') ? { title: `bad ${e.probe.title}`, message: 'wanted 401' } : undefined),
+};
+const errBody: Check = {
+  rule: 'ERR-BODY',
+  applies: (e) => (e.response?.status ?? 0) >= 400,
+  check: () => ({ title: 'odd message', message: 'just a warning', severity: 'warning' }),
+};
+
+const suite = (probes: Probe[], extra: Partial<Suite> = {}): Suite => ({
+  checks: [auth401, errBody],
+  probeSources: [() => ({ probes, skipped: [{ rule: 'INPUT-ACCEPT', endpoint: endpoint('resetSite'), reason: 'needs --allow-destructive' }] })],
+  scenarioSources: [],
+  ...extra,
+});
+
+const run = (s: Suite, only?: RuleId[], send: Send = fakeSend) =>
+  runConformance({ target: stubTarget, seed: 7, runs: 1, options: { strict: false }, send, suite: s, concurrency: 4, ...(only ? { only } : {}) });
+
+describe('runConformance', () => {
+  it('reports one row per in-scope (rule, operation), BASE-PATH once, with skip reasons', async () => {
+    const report = await run(suite([probe('AUTH-401', 'getSite', 'no key')]));
+    const expected = api.rules.flatMap((r) => (r.scope === 'target' ? [`${r.id} *`] : api.endpoints.filter((e) => inScope(r, e)).map((e) => `${r.id} ${operation(e)}`)));
+    expect(report.checks.map((c) => `${c.rule} ${c.operation}`)).toEqual(expected);
+    const row = (rule: string, op: string) => report.checks.find((c) => c.rule === rule && c.operation === op);
+    expect(row('AUTH-401', 'GET /sites/{site_id}')).toMatchObject({ outcome: 'passed', exchanges: 1 });
+    expect(row('BASE-PATH', '*')).toMatchObject({ outcome: 'passed' });
+    expect(row('INPUT-ACCEPT', 'POST /sites/{site_id}/reset-site')).toMatchObject({ outcome: 'skipped', reason: 'needs --allow-destructive' });
+    expect(row('AUTH-401', 'GET /validate')).toMatchObject({ outcome: 'skipped', reason: 'no probe exercised it' });
+    expect(report.ok).toBe(true);
+    expect(report.summary.passed + report.summary.failed + report.summary.skipped).toBe(report.checks.length);
+  });
+
+  it('names a reason for every row nobody judged: the missing flag, or the gap as it is', async () => {
+    const probes = [probe('AUTH-401', 'resetSite', 'no key')];
+    const ack = (r: Awaited<ReturnType<typeof run>>) => r.checks.find((c) => c.rule === 'ACK-202' && c.operation === 'POST /sites/{site_id}/reset-site');
+    expect(ack(await run(suite(probes)))).toMatchObject({ outcome: 'skipped', reason: 'needs --allow-destructive' });
+    const destructive = await runConformance({ target: { ...stubTarget, allowDestructive: true }, seed: 7, runs: 1, options: { strict: false }, send: fakeSend, suite: suite(probes) });
+    expect(ack(destructive)).toMatchObject({ outcome: 'skipped', reason: 'no answer this rule judges among the 1 exchange of this operation' });
+  });
+
+  it('judges BASE-PATH once against the base URL', async () => {
+    const report = await runConformance({ target: { ...stubTarget, baseUrl: 'http://127.0.0.1:1/api/v3' }, seed: 7, runs: 1, options: { strict: false }, send: fakeSend, suite: suite([]), only: ['BASE-PATH'] });
+    expect(report.checks).toEqual([expect.objectContaining({ rule: 'BASE-PATH', operation: '*', outcome: 'failed' })]);
+    expect(report.failures).toEqual([expect.objectContaining({ rule: 'BASE-PATH', operation: '*', severity: 'error' })]);
+    expect(report.ok).toBe(false);
+  });
+
+  it('keeps failures in probe order whatever order the answers come in', async () => {
+    const probes = Array.from({ length: 30 }, (_, i) => probe('AUTH-401', i % 2 ? 'getSite' : 'listEnvironments', `bad ${String(i).padStart(2, '0')}`));
+    const titles = (await run(suite(probes))).failures.map((f) => f.probe);
+    expect(titles).toEqual([...titles].sort());
+    const again = (await run(suite(probes))).failures.map((f) => f.probe);
+    expect(again).toEqual(titles);
+  });
+
+  it('fails a row on an error verdict; a warning alone does not fail the run', async () => {
+    const report = await run(suite([probe('AUTH-401', 'getSite', 'bad one'), probe('AUTH-401', 'listEnvironments', 'fine')]));
+    expect(report.ok).toBe(false);
+    expect(report.failures).toHaveLength(1);
+    expect(report.failures[0]).toMatchObject({ rule: 'AUTH-401', operation: 'GET /sites/{site_id}', severity: 'error', seed: 7 });
+    expect(report.warnings).toHaveLength(2);
+    expect(report.checks.find((c) => c.rule === 'ERR-BODY' && c.operation === 'GET /sites/{site_id}')?.outcome).toBe('passed');
+  });
+
+  it('--only reports only the chosen rules; a rule without probes of its own gets every probe as material', async () => {
+    const probes = [probe('AUTH-401', 'getSite', 'no key'), probe('INPUT-ACCEPT', 'getSite', 'valid read')];
+    const sent: string[] = [];
+    const recording: Send = (p) => (sent.push(p.title), fakeSend(p));
+    const onlyAuth = await run(suite(probes), ['AUTH-401'], recording);
+    expect(new Set(onlyAuth.checks.map((c) => c.rule))).toEqual(new Set(['AUTH-401']));
+    expect(sent).toEqual(['no key']);
+    sent.length = 0;
+    const onlyErr = await run(suite(probes), ['ERR-BODY'], recording);
+    expect(sent.sort()).toEqual(['no key', 'valid read']);
+    expect(onlyErr.checks.find((c) => c.operation === 'GET /sites/{site_id}')).toMatchObject({ rule: 'ERR-BODY', outcome: 'passed' });
+  });
+
+  it('reports a transport failure no check takes under the probe\'s rule', async () => {
+    const report = await run(suite([probe('INPUT-ACCEPT', 'getSite', 'timeout please')]));
+    expect(report.failures).toHaveLength(1);
+    expect(report.failures[0]).toMatchObject({ rule: 'INPUT-ACCEPT', transport: { kind: 'timeout' } });
+  });
+
+  it('reports a crashing check as a failure, not a pass', async () => {
+    const crashing: Check = { rule: 'CONTENT-TYPE', applies: () => true, check: () => { throw new Error('boom'); } };
+    const report = await run(suite([probe('INPUT-ACCEPT', 'getSite', 'read')], { checks: [crashing] }));
+    expect(report.failures[0]).toMatchObject({ rule: 'CONTENT-TYPE', title: 'check crashed' });
+    expect(report.failures[0]!.message).toMatch(/boom/);
+  });
+
+  it('runs scenarios after the probes, judges their exchanges and fails every row of a failed scenario', async () => {
+    const order: string[] = [];
+    const send: Send = (p) => (order.push(p.title), fakeSend(p));
+    const report = await run(
+      suite([probe('AUTH-401', 'getSite', 'no key')], {
+        scenarioSources: [
+          () => ({
+            scenarios: [
+              {
+                rule: 'STATE-SFTP-REMOVE',
+                endpoints: [endpoint('removeAdditionalSftpAccount'), endpoint('listAdditionalSftpAccounts')],
+                title: 'remove an account',
+                run: async (s) => {
+                  const exchange: Exchange = await s(probe('AUTH-401', 'listAdditionalSftpAccounts', 'bad inside scenario'));
+                  return { verdict: { title: 'still listed', message: 'the account is still there' }, exchange };
+                },
+              },
+            ],
+            skipped: [],
+          }),
+        ],
+      }),
+      undefined,
+      send,
+    );
+    expect(order).toEqual(['no key', 'bad inside scenario']);
+    expect(report.failures.map((f) => `${f.rule} ${f.title}`)).toEqual(['AUTH-401 bad bad inside scenario', 'STATE-SFTP-REMOVE still listed']);
+    const rows = report.checks.filter((c) => c.rule === 'STATE-SFTP-REMOVE');
+    expect(rows.map((r) => r.outcome)).toEqual(['failed', 'failed']);
+  });
+
+  it('names the conflicts it met and how they were resolved', async () => {
+    const loose = await run(suite([probe('INPUT-ACCEPT', 'listDnsRecords', 'read')]));
+    expect(loose.notes.some((n) => n.startsWith('CONFLICT-DNS-READ-404: either side accepted'))).toBe(true);
+    const strict = await runConformance({ target: stubTarget, seed: 7, runs: 1, options: { strict: true }, send: fakeSend, suite: suite([probe('INPUT-ACCEPT', 'listDnsRecords', 'read')]) });
+    expect(strict.notes.some((n) => n.startsWith('CONFLICT-DNS-READ-404: resolved by the letter (--strict)'))).toBe(true);
+    expect(loose.notes.some((n) => n.startsWith('ASM-THROTTLE-429'))).toBe(true);
+  });
+});

@@ -1,0 +1,506 @@
+/**
+ * The conformance run: builds every probe (filtered by `--only`), sends them with bounded
+ * concurrency, applies every applicable check to every exchange, then runs the stateful scenarios
+ * one after another (their exchanges are judged too). The report lists one row per (rule,
+ * operation) in scope, in the model's order, so it reads the same run after run; failures are in
+ * probe order, redacted, each with the seed and a curl line.
+ */
+import { api } from '../spec/api.ts';
+import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
+import { conflictsOf, inScope, isAck, operation } from '../spec/queries.ts';
+import { curlFor } from './curl.ts';
+import { DEFAULT_CONCURRENCY } from './flags.ts';
+import { createRedactor, type Secret } from './redact.ts';
+import type {
+  Check,
+  CheckContext,
+  CheckOptions,
+  CheckSummary,
+  Exchange,
+  Failure,
+  Probe,
+  ProbeContext,
+  ProbeRequest,
+  ProbeSource,
+  Report,
+  Scenario,
+  ScenarioSource,
+  Send,
+  Skip,
+  Target,
+  Verdict,
+} from './types.ts';
+
+/** What the run applies: the checks and the sources of probes and scenarios. */
+export interface Suite {
+  readonly checks: readonly Check[];
+  readonly probeSources: readonly ProbeSource[];
+  readonly scenarioSources: readonly ScenarioSource[];
+}
+
+export interface Progress {
+  readonly phase: 'probes' | 'scenarios' | 'done';
+  readonly done: number;
+  readonly total: number;
+  readonly requests: number;
+  readonly failures: number;
+}
+
+export interface RunInput {
+  readonly target: Target;
+  readonly seed: number;
+  readonly runs: number;
+  readonly options: CheckOptions;
+  /** Only these rules are checked and reported (`--only`). */
+  readonly only?: readonly RuleId[] | undefined;
+  /** Probes in flight at once (default 8). */
+  readonly concurrency?: number;
+  readonly send: Send;
+  readonly suite: Suite;
+  readonly onProgress?: (progress: Progress) => void;
+  /** Notes from before the run (discovery), listed first. */
+  readonly notes?: readonly string[];
+  /** Requests sent before the run (discovery), counted in the report's total. */
+  readonly priorRequests?: number;
+  /** When the run began (epoch ms), if before the runner (discovery); default: now. */
+  readonly startedAt?: number;
+  /** Options to record in the report besides those the runner knows. */
+  readonly reportOptions?: Readonly<Record<string, unknown>>;
+}
+
+
+/** Failures kept per (rule, operation); the rest are counted in the notes. */
+export const MAX_FAILURES_PER_PAIR = 10;
+/** Response text kept in a failure; the full body is one curl away. */
+export const FAILURE_TEXT_CAP = 16 * 1024;
+
+/** The names under which the keys appear in reports and curl lines. */
+export function secretsOf(target: Target): Secret[] {
+  return [
+    { value: target.main.apiKey, name: 'HSC_API_KEY' },
+    ...(target.other ? [{ value: target.other.apiKey, name: 'HSC_OTHER_API_KEY' }] : []),
+  ];
+}
+
+/** A failure before redaction; `request` is the raw one (the curl line is built from it). */
+interface RawFailure {
+  readonly rule: RuleId;
+  readonly operation: string;
+  readonly verdict: Verdict;
+  readonly probe: string;
+  readonly exchange?: Exchange;
+}
+
+interface Tally {
+  exchanges: number;
+  errors: number;
+}
+
+const pairKey = (rule: string, op: string) => `${rule} ${op}`;
+
+export async function runConformance(input: RunInput): Promise<Report> {
+  const started = input.startedAt ?? Date.now();
+  const { target, seed, runs, options, suite } = input;
+  const concurrency = Math.max(1, input.concurrency ?? DEFAULT_CONCURRENCY);
+  const ruleSet = input.only?.length ? new Set<RuleId>(input.only) : undefined;
+  const inRules = (rule: RuleId) => !ruleSet || ruleSet.has(rule);
+  const secrets = secretsOf(target);
+  const redactor = createRedactor(secrets);
+  const context: ProbeContext = { target, seed, runs, options };
+  const checkContext: CheckContext = { options };
+  const activeChecks = suite.checks.filter((c) => inRules(c.rule));
+  const notes: string[] = [...(input.notes ?? [])];
+
+  // ---- Build ------------------------------------------------------------------------------
+  const skips: Skip[] = [];
+  const allProbes: Probe[] = [];
+  suite.probeSources.forEach((source, i) => {
+    try {
+      const built = source(context);
+      allProbes.push(...built.probes);
+      skips.push(...built.skipped);
+    } catch (error) {
+      notes.push(`runner: probe source ${source.name || `#${i + 1}`} failed, its probes were not sent: ${messageOf(error)}`);
+    }
+  });
+  const scenarios: Scenario[] = [];
+  suite.scenarioSources.forEach((source, i) => {
+    try {
+      const built = source(context);
+      scenarios.push(...built.scenarios.filter((s) => inRules(s.rule)));
+      skips.push(...built.skipped);
+    } catch (error) {
+      notes.push(`runner: scenario source ${source.name || `#${i + 1}`} failed, its scenarios did not run: ${messageOf(error)}`);
+    }
+  });
+  const probes = selectProbes(allProbes, ruleSet, activeChecks);
+
+  // ---- Judge ------------------------------------------------------------------------------
+  const tallies = new Map<string, Tally>();
+  const tally = (rule: RuleId, op: string): Tally => {
+    const key = pairKey(rule, op);
+    let t = tallies.get(key);
+    if (!t) tallies.set(key, (t = { exchanges: 0, errors: 0 }));
+    return t;
+  };
+  const sentTo = new Map<string, number>();
+  let requests = input.priorRequests ?? 0;
+  let throttled = 0;
+  let failureCount = 0;
+
+  const record = (sink: RawFailure[], failure: RawFailure) => {
+    const severity = failure.verdict.severity ?? 'error';
+    if (severity === 'error') {
+      tally(failure.rule, failure.operation).errors++;
+      failureCount++;
+    }
+    sink.push(failure);
+  };
+
+  /** Applies every active check to one exchange; failures go to `sink`. */
+  const judge = (exchange: Exchange, sink: RawFailure[]) => {
+    const op = operation(exchange.probe.endpoint);
+    sentTo.set(exchange.probe.endpoint.name, (sentTo.get(exchange.probe.endpoint.name) ?? 0) + 1);
+    requests += 1 + exchange.throttled;
+    throttled += exchange.throttled;
+    learn(redactor, exchange);
+    let owned = false;
+    for (const check of suite.checks) {
+      let applies: boolean;
+      try {
+        applies = check.applies(exchange);
+      } catch (error) {
+        applies = false;
+        if (inRules(check.rule)) record(sink, crash(check.rule, op, exchange, 'applies', error));
+      }
+      if (!applies) continue;
+      owned ||= exchange.failure !== undefined;
+      if (!inRules(check.rule)) continue;
+      tally(check.rule, op).exchanges++;
+      let verdict: Verdict | undefined;
+      try {
+        verdict = check.check(checkContext, exchange);
+      } catch (error) {
+        record(sink, crash(check.rule, op, exchange, 'check', error));
+        continue;
+      }
+      if (verdict) record(sink, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
+    }
+    // A transport failure no check took is still the probe's failure: it must show.
+    if (exchange.failure && !owned && inRules(exchange.probe.rule)) {
+      tally(exchange.probe.rule, op).exchanges++;
+      record(sink, {
+        rule: exchange.probe.rule,
+        operation: op,
+        verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message },
+        probe: exchange.probe.title,
+        exchange,
+      });
+    }
+  };
+
+  const safeSend = async (probe: Probe): Promise<Exchange> => {
+    try {
+      return await input.send(probe);
+    } catch (error) {
+      return { probe, failure: { kind: 'other', message: `the transport threw: ${messageOf(error)}`, ms: 0 }, throttled: 0 };
+    }
+  };
+
+  const progress = (phase: Progress['phase'], done: number, total: number) =>
+    input.onProgress?.({ phase, done, total, requests, failures: failureCount });
+
+  // ---- Probes, concurrently; results kept in probe order ---------------------------------
+  const perProbe: RawFailure[][] = probes.map(() => []);
+  let next = 0;
+  let done = 0;
+  progress('probes', 0, probes.length);
+  const worker = async () => {
+    while (next < probes.length) {
+      const i = next++;
+      const exchange = await safeSend(probes[i]!);
+      judge(exchange, perProbe[i]!);
+      done++;
+      progress('probes', done, probes.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, probes.length) }, worker));
+
+  // ---- Scenarios, one at a time -----------------------------------------------------------
+  const perScenario: RawFailure[][] = [];
+  progress('scenarios', 0, scenarios.length);
+  for (const [i, scenario] of scenarios.entries()) {
+    const sink: RawFailure[] = [];
+    perScenario.push(sink);
+    const send: Send = async (probe) => {
+      const exchange = await safeSend(probe);
+      judge(exchange, sink);
+      return exchange;
+    };
+    const ops = scenario.endpoints.map(operation);
+    let outcome: { verdict?: Verdict; exchange?: Exchange };
+    try {
+      outcome = await scenario.run(send);
+    } catch (error) {
+      outcome = { verdict: { title: 'scenario crashed', message: `The scenario "${scenario.title}" threw: ${messageOf(error)} (a suite bug, not a verdict on the server).` } };
+    }
+    for (const op of ops) tally(scenario.rule, op).exchanges++;
+    if (outcome.verdict) {
+      const op = outcome.exchange ? operation(outcome.exchange.probe.endpoint) : (ops[0] ?? '*');
+      record(sink, { rule: scenario.rule, operation: op, verdict: outcome.verdict, probe: scenario.title, ...(outcome.exchange ? { exchange: outcome.exchange } : {}) });
+      // The scenario is one property over all its endpoints: each of its rows fails with it.
+      if ((outcome.verdict.severity ?? 'error') === 'error') for (const other of ops) if (other !== op) tally(scenario.rule, other).errors++;
+    }
+    progress('scenarios', i + 1, scenarios.length);
+  }
+
+  // ---- Report -----------------------------------------------------------------------------
+  const raw = [...perProbe.flat(), ...perScenario.flat()];
+  const kept = capPerPair(raw, notes);
+  const toFailure = (f: RawFailure): Failure => {
+    const request: ProbeRequest = f.exchange?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
+    const response = f.exchange?.response;
+    return {
+      rule: f.rule,
+      operation: f.operation,
+      title: f.verdict.title,
+      message: f.verdict.message,
+      severity: f.verdict.severity ?? 'error',
+      probe: f.probe,
+      request,
+      ...(response ? { response: capResponse(response) } : {}),
+      ...(f.exchange?.failure ? { transport: f.exchange.failure } : {}),
+      seed,
+      curl: f.exchange ? curlFor(request, secrets) : '',
+    };
+  };
+  const rules = api.rules.filter((r) => inRules(r.id));
+  const checksSummary = summarize(rules, { tallies, skips, sentTo, target, options });
+  // Rows judged against the target itself (BASE-PATH) have no exchange; their failure is the row's.
+  for (const row of checksSummary.filter((c) => c.operation === '*' && c.outcome === 'failed')) {
+    kept.push({ rule: row.rule, operation: '*', verdict: { title: row.reason ?? 'failed', message: row.reason ?? '' }, probe: 'the base URL' });
+  }
+  const failures = kept.filter((f) => (f.verdict.severity ?? 'error') === 'error').map(toFailure);
+  const warnings = kept.filter((f) => f.verdict.severity === 'warning').map(toFailure);
+  notes.push(...conflictNotes(sentTo, options), ...assumptionNotes(sentTo, throttled));
+
+  const summary = {
+    passed: checksSummary.filter((c) => c.outcome === 'passed').length,
+    failed: checksSummary.filter((c) => c.outcome === 'failed').length,
+    skipped: checksSummary.filter((c) => c.outcome === 'skipped').length,
+    warnings: warnings.length,
+  };
+  progress('done', scenarios.length, scenarios.length);
+  const report: Report = {
+    ok: failures.length === 0,
+    seed,
+    target: target.baseUrl,
+    specVersion: api.specVersion,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    requests,
+    options: {
+      strict: options.strict,
+      runs,
+      only: input.only ?? null,
+      concurrency,
+      allowDestructive: target.allowDestructive,
+      embeddedMock: target.embedded,
+      otherTenant: target.other !== undefined,
+      ...input.reportOptions,
+    },
+    summary,
+    checks: checksSummary,
+    failures,
+    warnings,
+    notes,
+  };
+  return redactor.value(report);
+}
+
+/**
+ * With `--only`, the probes of the chosen rules; but a chosen rule that judges every exchange
+ * and has no probes of its own (ERR-BODY, STATUS-SET, ...) needs all probes as material.
+ */
+function selectProbes(all: readonly Probe[], only: ReadonlySet<RuleId> | undefined, active: readonly Check[]): Probe[] {
+  if (!only) return [...all];
+  const withProbes = new Set(all.map((p) => p.rule));
+  const needsAll = active.some((c) => !withProbes.has(c.rule));
+  return needsAll ? [...all] : all.filter((p) => only.has(p.rule));
+}
+
+/** Remembers the secret field values of an exchange's bodies (sent and received). */
+function learn(redactor: ReturnType<typeof createRedactor>, exchange: Exchange): void {
+  const body = exchange.probe.request.body;
+  if (body !== undefined && body.length < 1_000_000) {
+    try {
+      redactor.learn(JSON.parse(body));
+    } catch {
+      // Not JSON: nothing to learn (a malformed-body probe).
+    }
+  }
+  if (exchange.response?.json !== undefined) redactor.learn(exchange.response.json);
+}
+
+function crash(rule: RuleId, op: string, exchange: Exchange, part: string, error: unknown): RawFailure {
+  return {
+    rule,
+    operation: op,
+    verdict: { title: 'check crashed', message: `The ${rule} check's \`${part}\` threw on this exchange: ${messageOf(error)} (a suite bug, not a verdict on the server).` },
+    probe: exchange.probe.title,
+    exchange,
+  };
+}
+
+function capPerPair(raw: readonly RawFailure[], notes: string[]): RawFailure[] {
+  const seen = new Map<string, { first: RawFailure; count: number }>();
+  const kept: RawFailure[] = [];
+  for (const f of raw) {
+    const key = `${pairKey(f.rule, f.operation)} ${f.verdict.severity ?? 'error'}`;
+    const entry = seen.get(key) ?? { first: f, count: 0 };
+    entry.count++;
+    seen.set(key, entry);
+    if (entry.count <= MAX_FAILURES_PER_PAIR) kept.push(f);
+  }
+  for (const { first, count } of seen.values()) {
+    if (count > MAX_FAILURES_PER_PAIR) {
+      const what = first.verdict.severity === 'warning' ? 'warnings' : 'failures';
+      notes.push(`${first.rule} on ${first.operation}: ${count - MAX_FAILURES_PER_PAIR} more ${what} not listed (first ${MAX_FAILURES_PER_PAIR} shown)`);
+    }
+  }
+  return kept;
+}
+
+function capResponse(response: NonNullable<Exchange['response']>): NonNullable<Exchange['response']> {
+  if (response.text.length <= FAILURE_TEXT_CAP) return response;
+  const { json: _json, ...rest } = response;
+  return { ...rest, text: `${response.text.slice(0, FAILURE_TEXT_CAP)}… [${response.text.length - FAILURE_TEXT_CAP} more characters]` };
+}
+
+interface SummaryInput {
+  readonly tallies: ReadonlyMap<string, Tally>;
+  readonly skips: readonly Skip[];
+  readonly sentTo: ReadonlyMap<string, number>;
+  readonly target: Target;
+  readonly options: CheckOptions;
+}
+
+/** One row per (rule, operation) in scope, plus any pair judged outside its rule's scope. */
+function summarize(rules: readonly Rule[], input: SummaryInput): CheckSummary[] {
+  const rows: CheckSummary[] = [];
+  const reasons = new Map<string, string[]>();
+  for (const skip of input.skips) {
+    const key = pairKey(skip.rule, operation(skip.endpoint));
+    const list = reasons.get(key) ?? [];
+    if (!list.includes(skip.reason)) list.push(skip.reason);
+    reasons.set(key, list);
+  }
+  for (const rule of rules) {
+    if (rule.scope === 'target') {
+      rows.push(targetRow(rule, input.target));
+      continue;
+    }
+    const covered = new Set<string>();
+    for (const e of api.endpoints) {
+      if (!inScope(rule, e)) continue;
+      covered.add(operation(e));
+      rows.push(row(rule, e, operation(e), input, reasons));
+    }
+    // A check that judged an exchange outside its rule's scope still gets its row.
+    for (const [key] of input.tallies) {
+      const [id, ...rest] = key.split(' ');
+      const op = rest.join(' ');
+      if (id === rule.id && !covered.has(op)) rows.push(row(rule, api.endpoints.find((e) => operation(e) === op), op, input, reasons));
+    }
+  }
+  return rows;
+}
+
+function row(rule: Rule, e: Endpoint | undefined, op: string, input: SummaryInput, reasons: ReadonlyMap<string, readonly string[]>): CheckSummary {
+  const t = input.tallies.get(pairKey(rule.id, op));
+  const skipped = reasons.get(pairKey(rule.id, op)) ?? [];
+  const exchanges = t?.exchanges ?? 0;
+  const conflicts = e ? conflictWords(rule, e, input.options) : [];
+  if (t && t.errors > 0) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges }, [...conflicts, ...partly(skipped)]);
+  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges }, [...conflicts, ...partly(skipped)]);
+  const why = skipped.length ? skipped : [fallbackReason(e, input)];
+  return withReason({ rule: rule.id, operation: op, outcome: 'skipped', exchanges: 0 }, why);
+}
+
+/**
+ * Why a row nobody gave a reason for was not judged. Without --allow-destructive an action gets
+ * only requests it must refuse, so rules that judge its success have nothing to judge; anything
+ * else is shown as it is, so a gap in the probes cannot pass unnoticed.
+ */
+function fallbackReason(e: Endpoint | undefined, input: SummaryInput): string {
+  const sent = e ? (input.sentTo.get(e.name) ?? 0) : 0;
+  if (sent === 0) return 'no probe exercised it';
+  if (e && e.effect !== 'read' && !input.target.allowDestructive) return 'needs --allow-destructive';
+  return `no answer this rule judges among the ${sent} exchange${sent === 1 ? '' : 's'} of this operation`;
+}
+
+const partly = (reasons: readonly string[]) => (reasons.length ? [`partly skipped: ${reasons.join('; ')}`] : []);
+
+const withReason = (summary: CheckSummary, reasons: readonly string[]): CheckSummary =>
+  reasons.length ? { ...summary, reason: reasons.join('; ') } : summary;
+
+/** BASE-PATH: judged once against the target, from its base URL. */
+function targetRow(rule: Rule, target: Target): CheckSummary {
+  if (rule.id !== 'BASE-PATH') return { rule: rule.id, operation: '*', outcome: 'skipped', exchanges: 0, reason: 'no check judges this rule' };
+  let path: string;
+  try {
+    path = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    path = target.baseUrl;
+  }
+  return path.endsWith(api.basePath)
+    ? { rule: rule.id, operation: '*', outcome: 'passed', exchanges: 0, reason: `the base URL's path ends in ${api.basePath}` }
+    : { rule: rule.id, operation: '*', outcome: 'failed', exchanges: 0, reason: `the base URL's path ${path} does not end in ${api.basePath}` };
+}
+
+/** How the conflicts behind a row were resolved. */
+function conflictWords(rule: Rule, e: Endpoint, options: CheckOptions): string[] {
+  const ids = new Set(rule.conflicts ?? []);
+  return conflictsOf(e)
+    .filter((c) => ids.has(c.id))
+    .map((c) => `${c.id}: ${options.strict ? 'the letter (--strict)' : `either side accepted${c.extraStatus ? ` (${c.extraStatus} allowed)` : ''}`}`);
+}
+
+function conflictNotes(sentTo: ReadonlyMap<string, number>, options: CheckOptions): string[] {
+  return api.conflicts
+    .filter((c) => c.endpoints.some((name) => (sentTo.get(name) ?? 0) > 0))
+    .map((c) => {
+      const how = options.strict
+        ? `resolved by the letter (--strict): ${c.letter.says}`
+        : `either side accepted${c.extraStatus ? ` (${c.extraStatus} allowed besides the table)` : ''}. Letter: ${c.letter.says} Reading: ${c.reading.says}`;
+      return `${c.id}: ${how}`;
+    });
+}
+
+const hasBody = (e: Endpoint) => (e.body?.length ?? 0) > 0;
+/** Which endpoints make an assumption matter; `always` for the transport's own. */
+const assumptionScope: Readonly<Record<string, ((e: Endpoint) => boolean) | 'always' | 'never'>> = {
+  'ASM-WPA-QUERY-EMAIL': (e) => e.name === 'checkWpAdminUserExists',
+  'ASM-SYNC-SUCCESS-2XX': (e) => !isAck(e),
+  'ASM-TAG-GROUPS': 'never',
+  'ASM-ENVIRONMENT-ID-UUID': (e) => e.body?.some((f) => f.name === 'environment_id') ?? false,
+  'ASM-WP-WHITESPACE-ASCII': (e) => e.name === 'runWpCliCommand',
+  'ASM-IPV4-MASK': (e) => e.name === 'listEnvironments',
+  'ASM-HOSTNAME-DNS': (e) => ['listDnsRecords', 'getSite', 'listEnvironments'].includes(e.name),
+  'ASM-EXP-INTERVAL-OUTSIDE': (e) => e.name === 'changeSshExpirationInterval',
+  'ASM-THROTTLE-429': 'always',
+  'ASM-THEMES-BODY': (e) => e.name === 'listThemes',
+  'ASM-NOT-SHOWN-FIELDS-SENT': hasBody,
+};
+
+function assumptionNotes(sentTo: ReadonlyMap<string, number>, throttled: number): string[] {
+  const exercised = api.endpoints.filter((e) => (sentTo.get(e.name) ?? 0) > 0);
+  return api.assumptions
+    .filter((a) => {
+      const scope = assumptionScope[a.id] ?? 'always';
+      return scope === 'always' || (scope !== 'never' && exercised.some(scope));
+    })
+    .map((a) => `${a.id} (assumed): ${a.choice}${a.id === 'ASM-THROTTLE-429' ? ` This run waited out ${throttled} answer${throttled === 1 ? '' : 's'} of 429.` : ''}`);
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

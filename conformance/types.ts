@@ -1,0 +1,205 @@
+/**
+ * The conformance suite's vocabulary, shared by probes (which build requests), the transport
+ * (which sends them), checks (which judge exchanges), the runner and the reporters.
+ */
+import type { Endpoint, RuleId } from '../spec/model.ts';
+
+/** A request as the suite means to send it; `url` is absolute, `body` the exact bytes as text. */
+export interface ProbeRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/** What came back, or why nothing usable did. */
+export interface ProbeResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as text (UTF-8, lossy), capped in length. */
+  readonly text: string;
+  /** The parsed JSON body; undefined when the body is empty or not JSON (see `jsonError`). */
+  readonly json?: unknown;
+  readonly jsonError?: string;
+  readonly ms: number;
+}
+
+/** A transport failure: no complete HTTP answer (timeout, reset, refused, malformed). */
+export interface TransportFailure {
+  readonly kind: 'timeout' | 'reset' | 'refused' | 'protocol' | 'other';
+  readonly message: string;
+  readonly ms: number;
+}
+
+/**
+ * What a probe asserts about its request, beyond the checks that judge every exchange:
+ * - `unauthorized`: credentials missing or wrong → 401 (AUTH-401, AUTH-BEARER);
+ * - `not-found`: names data that does not exist or belongs to another company → 404 (READ-404);
+ * - `invalid`: breaks a stated constraint → 400 (INPUT-400 or the LIMIT-* rule it breaks);
+ * - `valid`: valid under every reasonable reading → the endpoint's success (INPUT-ACCEPT).
+ * - `observe`: no expectation of its own (e.g. a conflict's either-side request); only the
+ *   universal checks judge it.
+ */
+export type Expectation = 'unauthorized' | 'not-found' | 'invalid' | 'valid' | 'observe';
+
+export interface Probe {
+  /** The rule whose expectation this probe tests; failures of the expectation carry it. */
+  readonly rule: RuleId;
+  readonly endpoint: Endpoint;
+  readonly expect: Expectation;
+  /** What the probe does, for reports: e.g. "wp_command of 5001 characters". */
+  readonly title: string;
+  readonly request: ProbeRequest;
+}
+
+export interface Exchange {
+  readonly probe: Probe;
+  readonly response?: ProbeResponse;
+  readonly failure?: TransportFailure;
+  /** How many 429 answers were waited out before this one. */
+  readonly throttled: number;
+}
+
+/** Options that change what the checks accept. */
+export interface CheckOptions {
+  /** Resolve the document's conflicts by the letter of the per-endpoint tables. */
+  readonly strict: boolean;
+}
+
+export interface CheckContext {
+  readonly options: CheckOptions;
+}
+
+/** A check's judgement of one exchange; undefined means it passed. */
+export interface Verdict {
+  readonly title: string;
+  readonly message: string;
+  /** Warnings are reported but do not fail the run (e.g. a 401 message whose meaning differs). */
+  readonly severity?: 'error' | 'warning';
+}
+
+/**
+ * One rule = one named check. `applies` says whether the check judges an exchange at all (a
+ * skip is not a pass); `check` returns a verdict when the exchange breaks the rule.
+ */
+export interface Check {
+  readonly rule: RuleId;
+  readonly applies: (exchange: Exchange) => boolean;
+  readonly check: (context: CheckContext, exchange: Exchange) => Verdict | undefined;
+}
+
+/** A failed check, with everything needed to reproduce it; secrets already redacted. */
+export interface Failure {
+  readonly rule: RuleId;
+  /** `METHOD /path/template`, exactly as the document writes it. */
+  readonly operation: string;
+  readonly title: string;
+  readonly message: string;
+  readonly severity: 'error' | 'warning';
+  readonly probe: string;
+  readonly request: ProbeRequest;
+  readonly response?: ProbeResponse;
+  readonly transport?: TransportFailure;
+  readonly seed: number;
+  readonly curl: string;
+}
+
+export type Outcome = 'passed' | 'failed' | 'skipped';
+
+/** One (rule, operation) pair of the report. */
+export interface CheckSummary {
+  readonly rule: RuleId;
+  /** `METHOD /path/template`, or `*` for rules checked once against the target. */
+  readonly operation: string;
+  readonly outcome: Outcome;
+  /** Exchanges the check judged. */
+  readonly exchanges: number;
+  /** Why it was skipped, or notes such as the conflicts it accepted either side of. */
+  readonly reason?: string;
+}
+
+export interface Report {
+  readonly ok: boolean;
+  readonly seed: number;
+  readonly target: string;
+  readonly specVersion: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly requests: number;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly summary: { readonly passed: number; readonly failed: number; readonly skipped: number; readonly warnings: number };
+  readonly checks: readonly CheckSummary[];
+  readonly failures: readonly Failure[];
+  readonly warnings: readonly Failure[];
+  /** The document's conflicts the run met, and how they were resolved (either side, or the letter with --strict). */
+  readonly notes: readonly string[];
+}
+
+/** Ids found through the read endpoints, starting from `--site-id` (or the mock's fixtures). */
+export interface DiscoveredIds {
+  readonly companyId: string;
+  readonly siteId: string;
+  /** Every environment of the site. */
+  readonly envIds: readonly string[];
+  /** The environment actions are aimed at: a non-live one when the site has one. */
+  readonly envId: string;
+  readonly cdnCacheId?: string;
+  readonly domainId?: string;
+  /** A DNS record of `domainId`, for the stateful DNS check. */
+  readonly dnsRecord?: { readonly type: string; readonly name: string };
+  readonly backupId?: number;
+  /** Additional SFTP accounts of `envId`. */
+  readonly sftpAccountIds: readonly string[];
+  /** A company user, for `notified_user_id`. */
+  readonly userId?: string;
+}
+
+export interface Tenant {
+  readonly apiKey: string;
+  readonly ids: DiscoveredIds;
+}
+
+export interface Target {
+  /** Ends in `/v2`, no trailing slash. */
+  readonly baseUrl: string;
+  readonly main: Tenant;
+  /** A second company, for isolation checks (`--other-api-key`, `--other-site-id`). */
+  readonly other?: Tenant;
+  /** Positive requests to mutating and destructive endpoints are allowed. */
+  readonly allowDestructive: boolean;
+  /** The target is the embedded mock (destructive requests allowed by default). */
+  readonly embedded: boolean;
+}
+
+export interface ProbeContext {
+  readonly target: Target;
+  readonly seed: number;
+  /** Examples per property. */
+  readonly runs: number;
+  readonly options: CheckOptions;
+}
+
+/** A (rule, endpoint) pair a probe source could not exercise, and why. */
+export interface Skip {
+  readonly rule: RuleId;
+  readonly endpoint: Endpoint;
+  readonly reason: string;
+}
+
+/** Builds the probes of one rule family; deterministic for a given context (seed). */
+export type ProbeSource = (context: ProbeContext) => { readonly probes: readonly Probe[]; readonly skipped: readonly Skip[] };
+
+/** Sends a probe, waits out throttling; never throws. The runner judges every exchange it returns. */
+export type Send = (probe: Probe) => Promise<Exchange>;
+
+/** A property over several exchanges (fast-check's command pattern): STATE-* rules. */
+export interface Scenario {
+  readonly rule: RuleId;
+  /** The endpoints the scenario exercises (each gets a report row for `rule`). */
+  readonly endpoints: readonly Endpoint[];
+  readonly title: string;
+  /** Runs the scenario; a verdict means the rule failed, `exchange` is the one to show. */
+  readonly run: (send: Send) => Promise<{ readonly verdict?: Verdict; readonly exchange?: Exchange }>;
+}
+
+export type ScenarioSource = (context: ProbeContext) => { readonly scenarios: readonly Scenario[]; readonly skipped: readonly Skip[] };

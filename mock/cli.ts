@@ -1,0 +1,60 @@
+/** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM. */
+import { parseFlags, UsageError } from '../bin/command.ts';
+import { startMock } from './server.ts';
+
+export function parsePort(text: string | undefined): number {
+  if (text === undefined) return 4010;
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, not '${text}'`);
+  return port;
+}
+
+/** What the usual `listen` failures mean, for a one-line error. */
+const listenErrors: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the port is already in use; pick another with --port, or --port 0 for any free one',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'the address is not one of this machine',
+  ENOTFOUND: 'the host name does not resolve',
+};
+
+/**
+ * A log that writes its lines once per turn of the event loop: a burst of requests costs one
+ * system call, not one each (stderr to a file or /dev/null is written synchronously).
+ */
+function batchedLog(stream: NodeJS.WritableStream) {
+  let pending = '';
+  const flush = () => {
+    if (pending) stream.write(pending);
+    pending = '';
+  };
+  const write = (line: string) => {
+    if (!pending) setImmediate(flush);
+    pending += `${line}\n`;
+  };
+  return { write, flush };
+}
+
+export async function runMock(args: readonly string[]): Promise<number> {
+  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' } });
+  const host = flags.host ?? '127.0.0.1';
+  const port = parsePort(flags.port);
+  const log = batchedLog(process.stderr);
+  let mock;
+  try {
+    mock = await startMock({ host, port, log: log.write });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`cannot listen on ${host}:${port}: ${(code && listenErrors[code]) ?? (error as Error).message}${code ? ` (${code})` : ''}`);
+  }
+  // One JSON line on stdout, for scripts; everything else goes to stderr.
+  process.stdout.write(`${JSON.stringify({ url: mock.url, ...mock.fixtures })}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await mock.close();
+  log.flush();
+  process.stderr.write('mock stopped\n');
+  return 0;
+}

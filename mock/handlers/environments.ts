@@ -1,0 +1,98 @@
+/**
+ * Tag groups Backups, Site Themes & Plugins, Additional SFTP Users, Site Tools, Edge Caching
+ * and CDN: everything that acts on one environment.
+ */
+import { notFound } from '../errors.ts';
+import type { HandlerGroup } from '../handler.ts';
+import { ownEnvironment } from './sites.ts';
+
+type EnvEndpoint =
+  | 'listBackups'
+  | 'restoreBackup'
+  | 'listPlugins'
+  | 'listThemes'
+  | 'listAdditionalSftpAccounts'
+  | 'removeAdditionalSftpAccount'
+  | 'checkWpAdminUserExists'
+  | 'createWpAdminUser'
+  | 'runWpCliCommand'
+  | 'changeWebrootSubfolder'
+  | 'searchAndReplace'
+  | 'setEdgeCachingStatus'
+  | 'clearCdnCache';
+
+/** E-mail addresses, and UUID text on input (RFC 9562 §4, as `clearCdnCache` compares its cache id), ignore case. */
+const sameIgnoringCase = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export const environmentHandlers: HandlerGroup<EnvEndpoint> = {
+  listBackups: (context) => {
+    const env = ownEnvironment(context, context.params.env_id);
+    return { environment: { display_name: env.displayName, backups: env.backups } };
+  },
+  restoreBackup: (context) => {
+    const env = ownEnvironment(context, context.params.target_env_id);
+    // A backup of any environment of the same site may be restored into the target.
+    const known = context.store.environmentsOf(env.siteId).some((e) => e.backups.some((b) => b.id === context.body.backup_id));
+    if (!known) throw notFound('backup');
+    // The user to notify is named by id like the rest: another company's user is not the caller's to name.
+    const notified = context.body.notified_user_id;
+    if (notified !== undefined && !context.company.users.some(({ user }) => sameIgnoringCase(user.id, notified))) throw notFound('user');
+    return context.acknowledge(env.id, context.body);
+  },
+  listPlugins: (context) => {
+    const env = ownEnvironment(context, context.params.env_id);
+    return { environment: { id: env.id, container_info: { id: env.containerId, wp_plugins: { data: env.plugins } } } };
+  },
+  listThemes: (context) => {
+    const env = ownEnvironment(context, context.params.env_id);
+    const status = context.body.status;
+    // `status` filters when it names a status the themes carry; its allowed values are not shown.
+    const items = status && env.themes.some((t) => t.status === status) ? env.themes.filter((t) => t.status === status) : env.themes;
+    return { environment: { themes: { items, last_updated_at: '2026-10-01T08:30:00.000Z' } } };
+  },
+  listAdditionalSftpAccounts: (context) => {
+    const env = ownEnvironment(context, context.params.env_id);
+    return { environment: { additional_sftp_accounts: env.sftpAccounts, container_info: { additional_sftp_accounts_port: env.sftpAccountsPort } } };
+  },
+  removeAdditionalSftpAccount: (context) => {
+    const id = context.params.sftp_account_id;
+    const env = context.store.sftpAccountOwner(context.company.id, id);
+    if (!env) throw notFound('additional SFTP account');
+    context.store.removeSftpAccount(env, id);
+    return context.acknowledge(id);
+  },
+  checkWpAdminUserExists: (context) => {
+    const env = ownEnvironment(context, context.params.env_id);
+    return { has_wp_admin_user: env.wpAdminEmails.some((e) => sameIgnoringCase(e, context.query.email)) };
+  },
+  createWpAdminUser: (context) => {
+    const env = ownEnvironment(context, context.params.env_id);
+    const email = context.body.email;
+    if (email === undefined || env.wpAdminEmails.some((e) => sameIgnoringCase(e, email))) return { create_wp_admin_user: false };
+    env.wpAdminEmails.push(email);
+    return { create_wp_admin_user: true };
+  },
+  runWpCliCommand: (context) => {
+    const env = ownEnvironment(context, context.params.env_id);
+    return context.acknowledge(env.id, context.body);
+  },
+  changeWebrootSubfolder: (context) => {
+    const env = ownEnvironment(context, context.params.env_id);
+    env.webRootSubfolder = context.body.web_root_subfolder;
+    return context.acknowledge(env.id, context.body, 'The webroot change is in progress; check its outcome in the customer dashboard.');
+  },
+  searchAndReplace: (context) => {
+    const env = ownEnvironment(context, context.body.environment_id ?? '');
+    return context.acknowledge(env.id, context.body);
+  },
+  setEdgeCachingStatus: (context) => {
+    const env = ownEnvironment(context, context.body.environment_id ?? '');
+    if (context.body.enabled !== undefined) env.edgeCachingEnabled = context.body.enabled;
+    return context.acknowledge(env.id, context.body);
+  },
+  clearCdnCache: (context) => {
+    const env = ownEnvironment(context, context.body.environment_id);
+    if (env.cdnCacheId.toLowerCase() !== context.body.cdn_cache_id.toLowerCase()) throw notFound('CDN cache');
+    return context.acknowledge(env.id, context.body);
+  },
+};

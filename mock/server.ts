@@ -1,0 +1,233 @@
+/**
+ * The mock over HTTP: reads bodies with a size cap, runs the pipeline, writes JSON. A request
+ * the pipeline cannot answer (a mock bug) gets a 500 error body and a log line, never a crash.
+ * Requests Node's HTTP layer would answer itself (unparsable, CONNECT, odd `Expect`, no `Host`)
+ * get the document's error body too: every answer of the mock is JSON.
+ */
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { api } from '../spec/api.ts';
+import { createApp, type MockRequest, type MockResponse } from './app.ts';
+import { HttpError, renderError } from './errors.ts';
+import { MAX_BODY_BYTES } from './policy.ts';
+import { Store } from './store.ts';
+import type { Hooks, Variant } from './variant.ts';
+import { variantNamed } from './variants/index.ts';
+
+export interface MockOptions {
+  readonly host?: string;
+  /** 0 picks any free port. */
+  readonly port?: number;
+  /** Called once per request with a line that holds no secret. */
+  readonly log?: (line: string) => void;
+  readonly store?: Store;
+  /** A variant of the catalogue (mock/variants/), by name or value; none for the reference mock. */
+  readonly variant?: string | Variant;
+}
+
+/** What a client needs to talk to the mock: both tenants' keys and starting points. */
+export interface MockFixtures {
+  readonly apiKey: string;
+  readonly companyId: string;
+  readonly siteId: string;
+  readonly otherApiKey: string;
+  readonly otherCompanyId: string;
+  readonly otherSiteId: string;
+}
+
+export interface RunningMock {
+  /** Base URL, ending in `/v2`. */
+  readonly url: string;
+  readonly fixtures: MockFixtures;
+  readonly store: Store;
+  close(): Promise<void>;
+}
+
+/** A request's body as read; `tooLarge` when it passed MAX_BODY_BYTES and was not kept. */
+interface ReadBody {
+  readonly body: Buffer;
+  readonly tooLarge: boolean;
+}
+
+/** The body, or undefined when the client went away before sending all of it (nothing to act on). */
+function readBody(req: IncomingMessage): Promise<ReadBody | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true; // keep draining, keep nothing
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge }));
+    req.on('error', () => resolve(undefined));
+    req.on('close', () => resolve(undefined)); // after 'end' this is a no-op
+  });
+}
+
+function send(res: ServerResponse, response: MockResponse): void {
+  const text = response.body === undefined ? '' : JSON.stringify(response.body);
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
+  }
+  res.writeHead(response.status, headers);
+  res.end(text);
+}
+
+export function fixturesOf(store: Store): MockFixtures {
+  const [a, b] = store.companies;
+  if (!a || !b) throw new Error('the mock needs two companies');
+  return {
+    apiKey: a.apiKey,
+    companyId: a.id,
+    siteId: a.sites[0]!.id,
+    otherApiKey: b.apiKey,
+    otherCompanyId: b.id,
+    otherSiteId: b.sites[0]!.id,
+  };
+}
+
+type App = (request: MockRequest) => MockResponse;
+type Log = (line: string) => void;
+
+/** Runs the pipeline; a throw is a mock bug, answered 500 and logged, never a crash. */
+function answer(app: App, log: Log | undefined, request: MockRequest): MockResponse {
+  try {
+    return app(request);
+  } catch (error) {
+    log?.(`mock error on ${request.method} ${pathOnly(request.url)}: ${error instanceof Error ? error.message : String(error)}`);
+    return { status: 500, body: renderError(new HttpError(500)) };
+  }
+}
+
+/** RFC 9112 §6.3: a request without Content-Length or Transfer-Encoding has no body. */
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+const NO_BODY: ReadBody = { body: Buffer.alloc(0), tooLarge: false };
+
+/**
+ * Wraps the pipeline for node:http; exported so variants of the mock can reuse it. A request
+ * without a body is answered at once (most reads: no stream to wait on); without `log`, no log
+ * line is even built. Both only for speed: the answers are the same.
+ */
+export function createHandler(app: App, log?: Log, wire?: Hooks['wire']) {
+  const respond = (req: IncomingMessage, res: ServerResponse, read: ReadBody, started: number) => {
+    const request: MockRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, ...read };
+    const response = answer(app, log, request);
+    if (!wire?.(res, response, request)) send(res, response);
+    log?.(`${req.method} ${pathOnly(req.url)} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
+  };
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const started = log ? performance.now() : 0;
+    if (!hasBody(req)) return respond(req, res, NO_BODY, started);
+    const read = await readBody(req);
+    if (!read) return log?.(`${req.method} ${pathOnly(req.url)} aborted by the client`);
+    respond(req, res, read, started);
+  };
+}
+
+/** The latest response of each connection: HTTP/1.1 answers in order, so when it is done, all are. */
+const latestResponse = new WeakMap<Duplex, ServerResponse>();
+/** Connections already refused as unparsable: Node reports the parse error again for every later chunk. */
+const refused = new WeakSet<Duplex>();
+
+/**
+ * A whole response written on a socket Node's HTTP layer has let go of; the connection ends with
+ * it. `headOnly` for a HEAD request: the headers of the answer, no body (RFC 9110 §9.3.2).
+ */
+function sendRaw(socket: Duplex, response: MockResponse, headOnly = false): void {
+  if (!socket.writable) return void socket.destroy();
+  const text = JSON.stringify(response.body);
+  const head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n`;
+  socket.end(headOnly ? head : head + text, () => socket.destroy());
+}
+
+/**
+ * Runs `then` once every complete request of the connection has its answer written, so a
+ * malformed request pipelined behind good ones is answered after them. (Node's own handler
+ * answers at once: the client of a good request reads the 400, though its action ran.)
+ */
+function afterPendingResponses(socket: Duplex, then: () => void): void {
+  const latest = latestResponse.get(socket);
+  if (!latest || latest.writableFinished || !latest.req.complete) return then();
+  latest.once('close', then);
+}
+
+/** Whether the unparsable request is a HEAD: the one whose body broke off, or the first of its connection. */
+function isHeadRequest(socket: Duplex, error: Error & { rawPacket?: Buffer }): boolean {
+  const latest = latestResponse.get(socket);
+  if (latest) return !latest.req.complete && latest.req.method === 'HEAD';
+  return error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+}
+
+/**
+ * The mock's HTTP server. Beyond `createHandler` it takes over what Node would answer on its
+ * own with an empty or non-JSON body: unparsable requests (Node: bare 400/431/408), CONNECT
+ * (Node: connection dropped), an `Expect` other than 100-continue (Node: 417) and HTTP/1.1
+ * without `Host` (Node: 400). Exported so variants of the mock can reuse it.
+ */
+export function createMockServer(app: App, log?: Log, wire?: Hooks['wire']): Server {
+  const handler = createHandler(app, log, wire);
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    latestResponse.set(req.socket, res);
+    void handler(req, res);
+  };
+  const server = createServer({ requireHostHeader: false }, handle);
+  server.keepAliveTimeout = 5_000;
+  // RFC 9110 §10.1.1: a server MAY answer an unknown expectation with 417; the mock just answers the request.
+  server.on('checkExpectation', handle);
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const response = answer(app, log, { method: req.method ?? 'CONNECT', url: req.url ?? '/', headers: req.headers, body: Buffer.alloc(0) });
+    sendRaw(socket, response);
+    log?.(`${req.method} ${pathOnly(req.url)} ${response.status}`);
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (refused.has(socket)) return;
+    refused.add(socket);
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    log?.(`unparsable request: ${error.code ?? error.message}`); // never the raw packet: it may hold a key
+    const body = renderError(new HttpError(400, `Bad request format: the request is not valid HTTP/1.1 (${error.code ?? 'parse error'})`));
+    const headOnly = isHeadRequest(socket, error);
+    afterPendingResponses(socket, () => sendRaw(socket, { status: 400, body }, headOnly));
+  });
+  return server;
+}
+
+/** The path without the query string: logs never carry query values. */
+const pathOnly = (url: string | undefined) => (url ?? '/').split('?')[0];
+
+/**
+ * Log lines hold no header and no query, only paths; a client that puts a fixture key in the
+ * path still leaves none in the log.
+ */
+function withoutKeys(store: Store, log: Log): Log {
+  const keys = store.companies.map((c) => c.apiKey);
+  return (line) => log(keys.reduce((text, key) => text.replaceAll(key, '[redacted]'), line));
+}
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const store = options.store ?? new Store();
+  const hooks = options.variant === undefined ? {} : (typeof options.variant === 'string' ? variantNamed(options.variant) : options.variant).hooks;
+  const server = createMockServer(createApp(store, hooks), options.log && withoutKeys(store, options.log), hooks.wire);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}${api.basePath}`,
+    fixtures: fixturesOf(store),
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

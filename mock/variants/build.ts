@@ -1,0 +1,67 @@
+/** Small combinators that keep catalogue entries to a line or two each. */
+import type { EndpointName } from '../../generated/types.ts';
+import type { Endpoint, RuleId } from '../../spec/model.ts';
+import type { MockResponse } from '../app.ts';
+import type { Hooks, Variant } from '../variant.ts';
+
+type Edit = (body: Record<string, unknown>) => unknown;
+
+/** A fault: breaks `rule`, visibly on `endpoint`. */
+export const fault = (name: string, rule: RuleId, endpoint: EndpointName | undefined, description: string, hooks: Hooks): Variant => ({
+  name,
+  kind: 'fault',
+  rule,
+  ...(endpoint ? { endpoint } : {}),
+  description,
+  hooks,
+});
+
+export const conformant = (name: string, description: string, hooks: Hooks): Variant => ({ name, kind: 'conformant', description, hooks });
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+const named = (endpoint: Endpoint | undefined, name: EndpointName | undefined) => name === undefined || endpoint?.name === name;
+
+/** Rewrites the JSON body of successful answers of one endpoint (or all, without a name). */
+export const editSuccess = (name: EndpointName | undefined, edit: Edit): Hooks => ({
+  respond: (endpoint, _request, response) =>
+    named(endpoint, name) && is2xx(response.status) ? { ...response, body: edit(structuredClone(response.body) as Record<string, unknown>) } : response,
+});
+
+/** Rewrites the error body of failed answers of one endpoint (or all). */
+export const editError = (name: EndpointName | undefined, edit: Edit, when: (status: number) => boolean = () => true): Hooks => ({
+  respond: (endpoint, _request, response) =>
+    named(endpoint, name) && response.status >= 400 && when(response.status)
+      ? { ...response, body: edit(structuredClone(response.body) as Record<string, unknown>) }
+      : response,
+});
+
+/** Replaces the answer of one endpoint when `when` holds. */
+export const replaceAnswer = (name: EndpointName | undefined, when: (response: MockResponse) => boolean, answer: (response: MockResponse) => MockResponse): Hooks => ({
+  respond: (endpoint, _request, response) => (named(endpoint, name) && when(response) ? answer(response) : response),
+});
+
+/** Sets a header on answers of one endpoint (or all) that match `when`. */
+export const withHeaders = (name: EndpointName | undefined, headers: Readonly<Record<string, string | undefined>>, when: (status: number) => boolean = () => true): Hooks => ({
+  respond: (endpoint, _request, response) =>
+    named(endpoint, name) && when(response.status) ? { ...response, headers: { ...response.headers, ...headers } } : response,
+});
+
+/** Walks a JSON value and edits every object in it (depth first). */
+export function everyObject(value: unknown, edit: (object: Record<string, unknown>) => void): unknown {
+  if (Array.isArray(value)) value.forEach((item) => everyObject(item, edit));
+  else if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) everyObject(inner, edit);
+    edit(value as Record<string, unknown>);
+  }
+  return value;
+}
+
+/** The value at a dotted path of a body (arrays: first item), for edits of nested fields. */
+export function at(body: unknown, path: string): Record<string, unknown> {
+  let current: unknown = body;
+  for (const key of path.split('.')) {
+    current = (current as Record<string, unknown>)[key];
+    if (Array.isArray(current)) current = current[0];
+  }
+  return current as Record<string, unknown>;
+}

@@ -1,0 +1,95 @@
+/**
+ * Conformant variants: servers that differ from the reference mock while staying within the
+ * document. The suite must pass every one; a failure is a false alarm.
+ */
+import type { MockResponse } from '../app.ts';
+import { HttpError, renderError } from '../errors.ts';
+import { matchRoute } from '../router.ts';
+import { formatRegex } from '../../spec/formats.ts';
+import type { Variant } from '../variant.ts';
+import { conformant, editError, editSuccess, everyObject, replaceAnswer, withHeaders } from './build.ts';
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+const openSetFields = new Set(['status', 'type', 'update', 'update_status', 'image_optimization_type', 'permission']);
+
+/** Counts calls, one counter per variant that needs one. */
+const counter = () => {
+  let n = 0;
+  return () => ++n;
+};
+const nextErrorShape = counter();
+const nextRequest = counter();
+
+/** Rotates through the shapes `data` may take, answer by answer. */
+const dataShapes: readonly ((body: Record<string, unknown>) => Record<string, unknown>)[] = [
+  ({ data: _, ...rest }) => rest,
+  (b) => ({ ...b, data: null }),
+  (b) => ({ ...b, data: ['detail'] }),
+  (b) => ({ ...b, data: { reason: 'detail', nested: { depth: 2 } } }),
+  (b) => ({ ...b, data: 'detail' }),
+];
+
+export const conformantVariants: readonly Variant[] = [
+  conformant('extra-fields-everywhere', 'Every object of every success body carries extra fields.', editSuccess(undefined, (b) => everyObject(b, (o) => (o.x_vendor_extension = { id: 1, tags: ['a'] })))),
+  conformant('unknown-open-set-values', 'Fields with open value sets carry values the document does not show.', {
+    respond: (endpoint, _request, response) => {
+      if (!is2xx(response.status) || endpoint?.success.kind === 'ack') return response;
+      return { ...response, body: everyObject(structuredClone(response.body), (o) => {
+        for (const key of Object.keys(o)) if (openSetFields.has(key) && typeof o[key] === 'string' && !['A', 'TXT'].includes(o[key] as string)) o[key] = `vendor_${key}_value`;
+      }) };
+    },
+  }),
+  conformant('charset-utf8', 'Every answer is labelled `application/json; charset=utf-8`.', withHeaders(undefined, { 'content-type': 'application/json; charset=utf-8' })),
+  conformant('extra-headers', 'Answers carry extra headers (request ids, caching, rate-limit hints).', withHeaders(undefined, { 'x-request-id': 'req-123', 'cache-control': 'no-store', 'x-ratelimit-remaining': '99' })),
+  conformant('error-data-shapes', 'Error bodies carry `data` as absent, null, an array, an object or a string, in turn.', editError(undefined, (b) => dataShapes[nextErrorShape() % dataShapes.length]!(b))),
+  conformant('sync-actions-201', 'The synchronous actions answer 201 instead of 200.', replaceAnswer(undefined, (r) => r.status === 200 && r.endpoint?.effect !== 'read', (r) => ({ ...r, status: 201 }))),
+  conformant('occasional-429', 'Every 25th request is throttled with 429 and `Retry-After: 0`; every 40th without Retry-After.', {
+    wire: (res) => {
+      const n = nextRequest();
+      if (n % 25 !== 0 && n % 40 !== 0) return false;
+      const body = JSON.stringify({ message: 'Too many requests', status: 429 });
+      res.writeHead(429, { 'content-type': 'application/json', ...(n % 25 === 0 ? { 'retry-after': '0' } : {}) }).end(body);
+      return true;
+    },
+  }),
+  conformant('chunked-responses', 'Bodies are sent chunked, without Content-Length.', {
+    wire: (res, response) => {
+      const text = response.body === undefined ? '' : JSON.stringify(response.body);
+      res.writeHead(response.status, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      for (let i = 0; i < text.length; i += 7) res.write(text.slice(i, i + 7));
+      res.end();
+      return true;
+    },
+  }),
+  conformant('connection-close', 'Every answer closes the connection.', withHeaders(undefined, { connection: 'close' })),
+  conformant('letter-dns-read', 'CONFLICT-DNS-READ-404, letter side: an unknown domain lists no records with 200 (no 404).', replaceAnswer('listDnsRecords', (r) => r.status === 404, (r) => ({ ...r, status: 200, body: { domain: { dns_records: [] } } }))),
+  conformant('letter-cdn-edge-no-400', 'CONFLICT-CDN-CLEAR-400 and CONFLICT-EDGE-CACHE-400, letter side: invalid bodies are acknowledged (202) and fail later.', {
+    respond: (endpoint, _request, response) => {
+      if ((endpoint?.name !== 'clearCdnCache' && endpoint?.name !== 'setEdgeCachingStatus') || response.status !== 400) return response;
+      return ackLater(endpoint.success.kind === 'ack' ? endpoint.success.operationKind : '', response);
+    },
+  }),
+  conformant('letter-themes-body-ignored', 'CONFLICT-THEMES-BODY-400, letter side: the themes list ignores a body it cannot parse.', {
+    judgeInput: (endpoint, body, reference) => (endpoint.name === 'listThemes' ? undefined : reference),
+  }),
+  conformant('letter-actions-unknown-ids', 'CONFLICT-ACTION-UNKNOWN-RESOURCE, letter side: actions naming unknown ids answer 400 where listed, else 202.', {
+    respond: (endpoint, _request, response) => {
+      if (!endpoint || endpoint.effect === 'read' || response.status !== 404) return response;
+      if (endpoint.errors.includes(400)) return { ...response, status: 400, body: renderError(new HttpError(400, 'Bad request format: unknown resource')) };
+      return ackLater(endpoint.success.kind === 'ack' ? endpoint.success.operationKind : '', response);
+    },
+  }),
+  conformant('reading-malformed-ids-400', 'CONFLICT-READ-MALFORMED-ID, reading side: non-UUID path ids on reads answer 400.', {
+    respond: (endpoint, request, response) => {
+      if (!endpoint || endpoint.effect !== 'read' || response.status !== 404) return response;
+      const route = matchRoute(request.method, new URL(request.url, 'http://x').pathname.replace(/^\/v2/, ''));
+      const malformed = Object.values(route?.params ?? {}).some((id) => !formatRegex.uuid.test(id));
+      return malformed ? { ...response, status: 400, body: renderError(new HttpError(400)) } : response;
+    },
+  }),
+];
+
+/** A 202 acknowledgement for a request the letter side accepts and lets fail later. */
+function ackLater(kind: string, response: MockResponse): MockResponse {
+  return { ...response, status: 202, body: { operation_id: `${kind}-${crypto.randomUUID()}`, message: 'The operation is in progress.', status: 202 } };
+}

@@ -1,0 +1,102 @@
+/**
+ * Conformance speed: the default run against the embedded mock (in process and through the CLI),
+ * its requests per second, and next to it the raw rate the same machine reaches against the mock
+ * with the same concurrency (a tight undici loop of GET /sites/{site_id}): the gap is what the
+ * suite itself costs (generating probes, judging, validating schemas). Target: the default run
+ * well within 30 s. Reported, never asserted.
+ */
+import { Agent, request } from 'undici';
+import { msRow, runCli, summarize, time, type Row, type Section } from './harness.ts';
+
+const TARGET_MS = 30_000;
+
+export const section: Section = {
+  title: 'conformance',
+  async run(options) {
+    const runs = Math.max(1, Math.min(options.runs ?? 3, 10));
+    const [{ startMock }, { discover }, { createTransport }, { runConformance }, { defaultSuite }, { DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_CONCURRENCY }] = await Promise.all([
+      import('../../mock/server.ts'),
+      import('../../conformance/discovery.ts'),
+      import('../../conformance/http.ts'),
+      import('../../conformance/runner.ts'),
+      import('../../conformance/suite.ts'),
+      import('../../conformance/flags.ts'),
+    ]);
+    const rows: Row[] = [];
+
+    // The default run in process: a fresh mock each time, discovery included, as the CLI does it.
+    const rates: number[] = [];
+    let requests = 0;
+    let ok = true;
+    const inProcess = await time(runs, async () => {
+      const mock = await startMock({ port: 0 });
+      const send = createTransport({ timeoutMs: 10_000, connections: DEFAULT_CONCURRENCY * 2 });
+      const started = performance.now();
+      try {
+        const f = mock.fixtures;
+        const main = await discover({ baseUrl: mock.url, apiKey: f.apiKey, siteId: f.siteId, send });
+        const other = await discover({ baseUrl: mock.url, apiKey: f.otherApiKey, siteId: f.otherSiteId, send });
+        const report = await runConformance({
+          target: { baseUrl: mock.url, main: { apiKey: f.apiKey, ids: main.ids }, other: { apiKey: f.otherApiKey, ids: other.ids }, allowDestructive: true, embedded: true },
+          seed: DEFAULT_SEED,
+          runs: DEFAULT_RUNS,
+          options: { strict: false },
+          concurrency: DEFAULT_CONCURRENCY,
+          send,
+          suite: defaultSuite,
+          priorRequests: main.requests + other.requests,
+        });
+        requests = report.requests;
+        ok &&= report.ok;
+        rates.push((report.requests * 1000) / (performance.now() - started));
+      } finally {
+        await send.close();
+        await mock.close();
+      }
+    });
+    rows.push(msRow(`default run in process (--runs ${DEFAULT_RUNS})`, inProcess, `${requests} requests, ${ok ? 'conforms' : 'FAILED'}`));
+    rows.push(rateRow('  requests/s of the suite', rates));
+
+    let code = 0;
+    const cli = await time(runs, async () => {
+      code = (await runCli(['conform', '--reporter', 'json'])).code;
+    });
+    const verdict = cli.median < TARGET_MS ? 'under' : 'OVER';
+    rows.push(msRow('npm run conformance, end to end (CLI)', cli, `${verdict} the ${TARGET_MS / 1000} s target; exit ${code}`));
+
+    // The ceiling: the same machine, the same mock, the same concurrency, no suite.
+    const raw: number[] = [];
+    const total = 4000;
+    for (let i = 0; i < runs; i++) raw.push(await rawRate(startMock, total, DEFAULT_CONCURRENCY));
+    rows.push(rateRow(`raw: GET /sites/{site_id}, undici, ${DEFAULT_CONCURRENCY} in flight`, raw, `${total} requests per run`));
+    return rows;
+  },
+};
+
+function rateRow(what: string, rates: readonly number[], note?: string): Row {
+  const t = summarize(rates);
+  return { what, runs: rates.length, median: t.median, best: Math.max(...rates), unit: 'req/s', ...(note ? { note } : {}) };
+}
+
+async function rawRate(start: typeof import('../../mock/server.ts').startMock, total: number, concurrency: number): Promise<number> {
+  const mock = await start({ port: 0 });
+  const agent = new Agent({ connections: concurrency * 2 });
+  const url = `${mock.url}/sites/${mock.fixtures.siteId}`;
+  const headers = { authorization: `Bearer ${mock.fixtures.apiKey}` };
+  let next = 0;
+  const started = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next++ < total) {
+          const res = await request(url, { headers, dispatcher: agent });
+          await res.body.text();
+        }
+      }),
+    );
+    return (total * 1000) / (performance.now() - started);
+  } finally {
+    await agent.close();
+    await mock.close();
+  }
+}
