@@ -24,8 +24,12 @@ const commands: readonly Command[] = [
   {
     name: 'mock',
     summary: 'run the reference mock server (prints one JSON line with its URL and test keys)',
-    usage: 'mock [--host HOST] [--port PORT]',
-    flags: ['--host HOST  address to listen on (default 127.0.0.1)', '--port PORT  port to listen on, 0 for any free port (default 4010)'],
+    usage: 'mock [--host HOST] [--port PORT] [--fault NAME]',
+    flags: [
+      '--host HOST   address to listen on (default 127.0.0.1)',
+      '--port PORT   port to listen on, 0 for any free port (default 4010)',
+      '--fault NAME  run as a variant of the catalogue: a fault or a conformant variant (self-test --list)',
+    ],
     run: async (args) => (await import('../mock/cli.ts')).runMock(args),
   },
   {
@@ -34,6 +38,20 @@ const commands: readonly Command[] = [
     usage: 'conform [--base-url URL --api-key KEY --site-id UUID] [--reporter console|json|junit]... [--output FILE] [more: help conform]',
     flags: conformFlags,
     run: async (args) => (await import('../conformance/cli.ts')).runConform(args),
+  },
+  {
+    name: 'self-test',
+    summary: 'run the suite against every fault and conformant variant of the mock; print the detection score',
+    usage: 'self-test [--list] [--only NAME,...] [--jobs N] [--json FILE]',
+    flags: [
+      '--list           list the catalogue (name, the rule and operation a fault must be caught as)',
+      '--only NAME,...  run only these variants',
+      '--jobs N         conform runs in parallel (default: the number of CPUs, at least 2)',
+      '--json FILE      also write the result as JSON (for CI)',
+      '',
+      'exit 1 unless every fault is killed on its own rule and operation and no conformant variant fails',
+    ],
+    run: async (args) => (await import('../conformance/self-test.ts')).runSelfTest(args),
   },
 ];
 

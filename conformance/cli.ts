@@ -5,6 +5,7 @@
  * 2 bad usage or a target the suite cannot use (one line, no stack trace).
  */
 import { writeFile } from 'node:fs/promises';
+import { UsageError } from '../bin/command.ts';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { discover, DiscoveryError, type Discovery } from './discovery.ts';
 import { createTransport } from './http.ts';
@@ -39,10 +40,10 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     if (options.live) {
       endpoints = { baseUrl: options.live.baseUrl, main: options.live, ...(options.other ? { other: options.other } : {}) };
     } else {
-      mock = await startMock({ port: 0 });
+      mock = await startMock({ port: 0, ...(options.mockVariant ? { variant: await checkedVariant(options.mockVariant) } : {}) });
       const f = mock.fixtures;
       endpoints = { baseUrl: mock.url, main: { apiKey: f.apiKey, siteId: f.siteId }, other: { apiKey: f.otherApiKey, siteId: f.otherSiteId } };
-      progress.say(`no --base-url: testing the embedded mock at ${mock.url}`);
+      progress.say(`no --base-url: testing the embedded mock${options.mockVariant ? ` (variant ${options.mockVariant})` : ''} at ${mock.url}`);
     }
     const keys = createRedactor(
       [endpoints.main.apiKey, endpoints.other?.apiKey]
@@ -95,6 +96,13 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     await send.close();
     await mock?.close();
   }
+}
+
+async function checkedVariant(name: string) {
+  const { catalogue } = await import('../mock/variants/index.ts');
+  const variant = catalogue.find((v) => v.name === name);
+  if (!variant) throw new UsageError(`--mock-variant: no variant named '${name}' (list them with: hosted-site-contract self-test --list)`);
+  return variant;
 }
 
 async function writeReports(report: Report, options: ConformOptions, io: ConformIo, redact: (text: string) => string): Promise<void> {

@@ -29,6 +29,7 @@ export const conformFlags: readonly string[] = [
   '--reporter NAME         console, json or junit; repeatable (default console)',
   '--output FILE           where the json/junit report goes (with both, FILE takes the first and the second gets the',
   '                        other extension); without it a single json/junit report goes to stdout, console to stderr',
+  '--mock-variant NAME     without --base-url: run the embedded mock as this catalogue variant (see self-test --list)',
   '',
   'exit codes: 0 conforms, 1 a check failed, 2 bad usage or a target the suite cannot use',
 ];

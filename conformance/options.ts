@@ -32,6 +32,8 @@ export interface ConformOptions {
   readonly only?: readonly RuleId[];
   readonly strict: boolean;
   readonly destinations: readonly Destination[];
+  /** Without --base-url: the catalogue variant the embedded mock runs as (the self-test's lever). */
+  readonly mockVariant?: string;
 }
 
 const ruleIds: readonly RuleId[] = api.rules.map((r) => r.id);
@@ -132,6 +134,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     strict: { type: 'boolean' },
     reporter: { type: 'string', multiple: true },
     output: { type: 'string' },
+    'mock-variant': { type: 'string' },
   });
 
   let live: ConformOptions['live'];
@@ -149,6 +152,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
       if (otherKey === apiKey) throw new UsageError('--other-api-key must be a key of another company, not the same key');
       other = { apiKey: otherKey, siteId: parseUuid('--other-site-id', flags['other-site-id']) };
     }
+    if (flags['mock-variant'] !== undefined) throw new UsageError('--mock-variant applies to the embedded mock only, not with --base-url');
   } else {
     for (const flag of ['api-key', 'site-id', 'other-api-key', 'other-site-id'] as const) {
       if (flags[flag] !== undefined) throw new UsageError(`--${flag} needs --base-url (without it the embedded mock is tested, with its own keys)`);
@@ -169,5 +173,6 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     ...(only ? { only } : {}),
     strict: flags.strict ?? false,
     destinations: destinations(flags.reporter, flags.output),
+    ...(flags['mock-variant'] !== undefined ? { mockVariant: flags['mock-variant'] } : {}),
   };
 }

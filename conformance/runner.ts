@@ -246,7 +246,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
     }
     for (const op of ops) tally(scenario.rule, op).exchanges++;
     if (outcome.verdict) {
-      const op = outcome.exchange ? operation(outcome.exchange.probe.endpoint) : (ops[0] ?? '*');
+      // The rule is about the action (the scenario's first endpoint); the exchange shown may be the read that observed it.
+      const op = ops[0] ?? (outcome.exchange ? operation(outcome.exchange.probe.endpoint) : '*');
       record(sink, { rule: scenario.rule, operation: op, verdict: outcome.verdict, probe: scenario.title, ...(outcome.exchange ? { exchange: outcome.exchange } : {}) });
       // The scenario is one property over all its endpoints: each of its rows fails with it.
       if ((outcome.verdict.severity ?? 'error') === 'error') for (const other of ops) if (other !== op) tally(scenario.rule, other).errors++;

@@ -195,7 +195,7 @@ export type Send = (probe: Probe) => Promise<Exchange>;
 /** A property over several exchanges (fast-check's command pattern): STATE-* rules. */
 export interface Scenario {
   readonly rule: RuleId;
-  /** The endpoints the scenario exercises (each gets a report row for `rule`). */
+  /** The endpoints the scenario exercises, the action first (each gets a report row for `rule`; failures name the action). */
   readonly endpoints: readonly Endpoint[];
   readonly title: string;
   /** Runs the scenario; a verdict means the rule failed, `exchange` is the one to show. */

@@ -134,13 +134,13 @@ export function createApp(store: Store, hooks: Hooks = {}): (request: MockReques
         throw notFound('path');
       }
       const route = url.pathname.startsWith(base) ? matchRoute(request.method, url.pathname.slice(base.length - 1)) : undefined;
+      endpoint = route?.endpoint;
       // Authentication comes before any 404, so nothing is revealed to a caller without a key.
       const keyCompany = authenticate(store, request.headers.authorization);
       const allowed = hooks.authenticate ? hooks.authenticate(route?.endpoint, request, keyCompany !== undefined) : keyCompany !== undefined;
       if (!allowed) throw unauthorized();
       const company = keyCompany ?? store.companies[0]!;
-      if (!route) throw notFound('endpoint');
-      endpoint = route.endpoint;
+      if (!route || !endpoint) throw notFound('endpoint');
       // Ids that are not UUIDs name nothing: 404 (CONFLICT-READ-MALFORMED-ID, CONFLICT-ACTION-UNKNOWN-RESOURCE).
       for (const value of Object.values(route.params)) if (!formatRegex.uuid.test(value)) throw notFound('resource');
       let query: unknown;

@@ -1,6 +1,7 @@
 /** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM. */
 import { parseFlags, UsageError } from '../bin/command.ts';
 import { startMock } from './server.ts';
+import { catalogue } from './variants/index.ts';
 
 export function parsePort(text: string | undefined): number {
   if (text === undefined) return 4010;
@@ -35,13 +36,15 @@ function batchedLog(stream: NodeJS.WritableStream) {
 }
 
 export async function runMock(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' } });
+  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' } });
   const host = flags.host ?? '127.0.0.1';
   const port = parsePort(flags.port);
+  const variant = flags.fault === undefined ? undefined : catalogue.find((v) => v.name === flags.fault);
+  if (flags.fault !== undefined && !variant) throw new UsageError(`--fault: no variant named '${flags.fault}' (list them with: hosted-site-contract self-test --list)`);
   const log = batchedLog(process.stderr);
   let mock;
   try {
-    mock = await startMock({ host, port, log: log.write });
+    mock = await startMock({ host, port, ...(variant ? { variant } : {}), log: log.write });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(`cannot listen on ${host}:${port}: ${(code && listenErrors[code]) ?? (error as Error).message}${code ? ` (${code})` : ''}`);

@@ -25,9 +25,14 @@ describe('READ-404', () => {
       { given: { ...notFound, endpoint: 'getSite', path: { site_id: 'x'.repeat(36) }, status: 400, json: err(400) }, strict: true, want: /expected 404[\s\S]*with --strict the 400 of CONFLICT-READ-MALFORMED-ID is not accepted/ },
     ],
     ['non-UUID id, CONFLICT-READ-MALFORMED-ID, --strict: 404', { given: { ...notFound, endpoint: 'getSite', path: { site_id: '0' }, status: 404, json: err(404) }, strict: true, want: 'pass' }],
-    // CONFLICT-DNS-READ-404 lets 404 through; nothing lets 400 through for its ids.
+    // CONFLICT-DNS-READ-404 lets 404 through; CONFLICT-READ-MALFORMED-ID lets 400 through for non-UUID ids.
     ['DNS records, non-UUID domain: 404', { given: { ...notFound, endpoint: 'listDnsRecords', path: { domain_id: 'example.com' }, status: 404, json: err(404) }, want: 'pass' }],
-    ['DNS records, non-UUID domain: 400', { given: { ...notFound, endpoint: 'listDnsRecords', path: { domain_id: 'example.com' }, status: 400, json: err(400) }, want: /answered 400, expected 404/ }],
+    ['DNS records, non-UUID domain: 400', { given: { ...notFound, endpoint: 'listDnsRecords', path: { domain_id: 'example.com' }, status: 400, json: err(400) }, want: 'pass' }],
+    ['DNS records, non-UUID domain: 400, --strict', { given: { ...notFound, endpoint: 'listDnsRecords', path: { domain_id: 'example.com' }, status: 400, json: err(400) }, strict: true, want: /answered 400, expected 404/ }],
+    // The letter of CONFLICT-DNS-READ-404 lists no 404: a success that reveals nothing holds, one with data does not.
+    ['DNS records, unknown domain: 200 with no records', { given: { ...notFound, endpoint: 'listDnsRecords', path: { domain_id: TEST_UUID }, status: 200, json: { domain: { dns_records: [] } } }, want: 'pass' }],
+    ['DNS records, unknown domain: 200 with records', { given: { ...notFound, endpoint: 'listDnsRecords', path: { domain_id: TEST_UUID }, status: 200, json: { domain: { dns_records: [{ type: 'A', name: 'x.example', ttl: 60, resource_records: [] }] } } }, want: /expected 404, or a success that reveals no data/ }],
+    ['a hollow 200 does not hold where the table lists 404', { given: { ...notFound, endpoint: 'getSite', path: { site_id: TEST_UUID }, status: 200, json: { site: {} } }, want: /expected 404/ }],
     ['uppercase UUID is a UUID', { given: { ...notFound, endpoint: 'getSite', path: { site_id: TEST_UUID.toUpperCase() }, status: 400, json: err(400) }, want: /expected 404/ }],
     ['no answer', { given: { ...notFound, failure: 'timeout' }, want: /^no answer: timeout after 10000 ms\n.*the probe expected 404\.$/ }],
     ['observe probe (e.g. --strict on a conflict)', { given: { rule: 'READ-404', expect: 'observe', status: 200, json: {} }, want: 'skip' }],

@@ -85,6 +85,15 @@ interface Expected {
   readonly because: string;
   /** What a 2xx answer means for this expectation. */
   readonly ifServed: string;
+  /** A 2xx answer that carries no data at all also holds (the letter's side of a conflict that adds 404). */
+  readonly hollowSuccessHolds?: true;
+}
+
+/** A body with no data in it: only objects and empty arrays (`{"domain":{"dns_records":[]}}`). */
+export function isHollow(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (value !== null && typeof value === 'object') return Object.values(value).every(isHollow);
+  return false;
 }
 
 function expected(context: CheckContext, exchange: Exchange): Expected | undefined {
@@ -119,6 +128,21 @@ function expected(context: CheckContext, exchange: Exchange): Expected | undefin
 }
 
 function notFound(context: CheckContext, exchange: Exchange): Expected {
+  const found = notFoundStatuses(context, exchange);
+  const { endpoint } = exchange.probe;
+  if (endpoint.errors.includes(404)) return found;
+  // The table lists no 404 here; a conflict adds it. Either side holds: 404, or the letter's
+  // answer, which may not reveal the data either: a success with nothing in it.
+  const conflicts = conflictsOf(endpoint).filter((c) => c.extraStatus === 404).map((c) => c.id);
+  return {
+    ...found,
+    words: `${found.words}, or a success that reveals no data`,
+    because: `${found.because}; the endpoint's table lists no 404 (${conflicts.join(', ')}: either side accepted), and on the letter's side the answer still may not reveal the data`,
+    hollowSuccessHolds: true,
+  };
+}
+
+function notFoundStatuses(context: CheckContext, exchange: Exchange): Expected {
   const { endpoint } = exchange.probe;
   const because = "data that does not exist, or that the key's user may not read, yields 404 on read endpoints (§Authentication)";
   const ifServed = 'it answered as if the data existed and the key might read it';
@@ -139,6 +163,7 @@ export function judgeExpectation(context: CheckContext, exchange: Exchange): Ver
   if (exchange.failure) return transportVerdict(exchange.failure, want.words);
   const status = exchange.response?.status;
   if (status === undefined || want.statuses.includes(status)) return undefined;
+  if (want.hollowSuccessHolds && is2xx(status) && isHollow(exchange.response?.json)) return undefined;
   const served = is2xx(status) && want.ifServed ? ` — ${want.ifServed}` : '';
   return {
     title: `answered ${status}, expected ${want.words}`,

@@ -17,6 +17,16 @@ export const errorBodyFaults: readonly Variant[] = [
   fault('error-body-array', 'ERR-BODY', 'updateDnsRecords', 'A 400 on the DNS update is a JSON array of problems.', editError('updateDnsRecords', (b) => [b.message], (s) => s === 400)),
 ];
 
+/** Refusals answered 422 (a status no table lists) with a well-formed error body: only STATUS-SET can tell. */
+const as422 = (name: Parameters<typeof replaceAnswer>[0]) =>
+  replaceAnswer(name, (r) => r.status === 400, (r) => ({ ...r, status: 422, body: { message: 'Unprocessable entity', status: 422 } }));
+
+export const statusSetFaults: readonly Variant[] = [
+  fault('cdn-clear-refusal-422', 'STATUS-SET', 'clearCdnCache', 'The CDN clear refuses a body missing required fields with 422.', as422('clearCdnCache')),
+  fault('themes-refusal-422', 'STATUS-SET', 'listThemes', 'The themes list refuses a malformed body with 422.', as422('listThemes')),
+  fault('edge-caching-refusal-422', 'STATUS-SET', 'setEdgeCachingStatus', 'The edge-caching switch refuses a mistyped body with 422.', as422('setEdgeCachingStatus')),
+];
+
 export const contentTypeFaults: readonly Variant[] = [
   fault('content-type-text-plain', 'CONTENT-TYPE', 'getSite', 'GET /sites/{site_id} answers `text/plain`.', withHeaders('getSite', { 'content-type': 'text/plain' }, is2xx)),
   fault('content-type-html-on-404', 'CONTENT-TYPE', 'getFileList', '404s of the file list are labelled `text/html`.', withHeaders('getFileList', { 'content-type': 'text/html; charset=utf-8' }, (s) => s === 404)),

@@ -7,11 +7,12 @@ import { conformantVariants } from './conformant.ts';
 import { authFaults } from './faults-auth.ts';
 import { notFoundFaults, schemaFaults } from './faults-data.ts';
 import { acceptanceFaults, inputFaults, limitFaults, stateFaults } from './faults-input.ts';
-import { ackFaults, contentTypeFaults, errorBodyFaults, operationIdFaults, transportFaults } from './faults-wire.ts';
+import { ackFaults, contentTypeFaults, errorBodyFaults, operationIdFaults, statusSetFaults, transportFaults } from './faults-wire.ts';
 
 export const catalogue: readonly Variant[] = [
   ...authFaults,
   ...errorBodyFaults,
+  ...statusSetFaults,
   ...contentTypeFaults,
   ...ackFaults,
   ...operationIdFaults,

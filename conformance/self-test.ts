@@ -1,0 +1,175 @@
+/**
+ * `hosted-site-contract self-test` (npm run mutation): proves the suite. Every variant of the
+ * mock's catalogue is checked by the real `conform` command with its default settings (only
+ * `--mock-variant` differs), in parallel processes. A fault is killed when the run fails with a
+ * failure of the rule the fault breaks, on the operation where it shows; a conformant variant
+ * passes when the run conforms. Exit 1 unless every fault is killed and nothing raises a false alarm.
+ */
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseFlags, UsageError } from '../bin/command.ts';
+import { catalogue } from '../mock/variants/index.ts';
+import type { Variant } from '../mock/variant.ts';
+import { endpoint, operation } from '../spec/queries.ts';
+
+const CLI = fileURLToPath(new URL('../bin/hosted-site-contract.js', import.meta.url));
+
+/** What one `conform` run against a variant showed. */
+export interface RunResult {
+  readonly exitCode: number | null;
+  readonly failures: readonly { readonly rule: string; readonly operation: string }[];
+  readonly error?: string;
+  readonly ms: number;
+}
+
+export type Verdict = 'killed' | 'misattributed' | 'missed' | 'passed' | 'false-alarm' | 'error';
+
+export interface VariantResult {
+  readonly name: string;
+  readonly kind: Variant['kind'];
+  /** `RULE on METHOD /path`, what a fault must be caught as. */
+  readonly expected?: string;
+  readonly verdict: Verdict;
+  /** Distinct `RULE on operation` pairs that failed. */
+  readonly caughtAs: readonly string[];
+  readonly ms: number;
+  readonly error?: string;
+}
+
+export interface SelfTestReport {
+  readonly ok: boolean;
+  readonly faults: number;
+  readonly killed: number;
+  readonly score: number;
+  readonly conformant: number;
+  readonly falseAlarms: number;
+  readonly results: readonly VariantResult[];
+}
+
+const expectedOf = (v: Variant) => (v.rule ? `${v.rule}${v.endpoint ? ` on ${operation(endpoint(v.endpoint))}` : ''}` : undefined);
+
+/** The verdict on one variant, from its run: pure, so it is tested on hand-made results. */
+export function judgeVariant(variant: Variant, run: RunResult): VariantResult {
+  const caughtAs = [...new Set(run.failures.map((f) => `${f.rule} on ${f.operation}`))].sort();
+  const base = { name: variant.name, kind: variant.kind, caughtAs, ms: run.ms, ...(variant.rule ? { expected: expectedOf(variant)! } : {}) };
+  if (run.error || (run.exitCode !== 0 && run.exitCode !== 1)) return { ...base, verdict: 'error', error: run.error ?? `conform exited ${run.exitCode}` };
+  if (variant.kind === 'conformant') return { ...base, verdict: run.exitCode === 0 ? 'passed' : 'false-alarm' };
+  if (run.exitCode === 0) return { ...base, verdict: 'missed' };
+  const op = variant.endpoint ? operation(endpoint(variant.endpoint)) : undefined;
+  const attributed = run.failures.some((f) => f.rule === variant.rule && (op === undefined || f.operation === op));
+  return { ...base, verdict: attributed ? 'killed' : 'misattributed' };
+}
+
+export function summarize(results: readonly VariantResult[]): SelfTestReport {
+  const faults = results.filter((r) => r.kind === 'fault');
+  const conformant = results.filter((r) => r.kind === 'conformant');
+  const killed = faults.filter((r) => r.verdict === 'killed').length;
+  const falseAlarms = conformant.filter((r) => r.verdict !== 'passed').length;
+  return {
+    ok: killed === faults.length && falseAlarms === 0,
+    faults: faults.length,
+    killed,
+    score: faults.length ? killed / faults.length : 1,
+    conformant: conformant.length,
+    falseAlarms,
+    results,
+  };
+}
+
+/** Runs `conform --mock-variant NAME --reporter json` in its own process. */
+function runConform(variant: Variant, timeoutMs: number): Promise<RunResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'conform', '--mock-variant', variant.name, '--reporter', 'json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      const ms = performance.now() - started;
+      try {
+        const report = JSON.parse(stdout) as { failures?: { rule: string; operation: string }[] };
+        resolve({ exitCode, failures: report.failures ?? [], ms });
+      } catch {
+        const lastLine = stderr.trim().split('\n').at(-1) ?? '';
+        resolve({ exitCode, failures: [], ms, error: exitCode === null ? `no result within ${timeoutMs} ms` : `no JSON report (${lastLine})` });
+      }
+    });
+  });
+}
+
+async function pool<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>, onDone: (result: R) => void): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+      onDone(results[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return results;
+}
+
+const MARK: Record<Verdict, string> = {
+  killed: 'killed',
+  passed: 'passed',
+  missed: 'MISSED',
+  misattributed: 'WRONG RULE',
+  'false-alarm': 'FALSE ALARM',
+  error: 'ERROR',
+};
+
+function renderTable(report: SelfTestReport): string {
+  const width = Math.max(...report.results.map((r) => r.name.length));
+  const lines = report.results.map((r) => {
+    const detail = r.verdict === 'killed' || r.verdict === 'passed' ? (r.expected ?? '') : r.error ?? `${r.expected ? `expected ${r.expected}; ` : ''}caught as: ${r.caughtAs.slice(0, 4).join(', ') || 'nothing'}`;
+    return `  ${MARK[r.verdict].padEnd(11)} ${r.kind === 'fault' ? 'fault     ' : 'conformant'} ${r.name.padEnd(width)}  ${detail}`;
+  });
+  const pct = (report.score * 100).toFixed(1);
+  return [
+    ...lines,
+    '',
+    `detection score: ${report.killed}/${report.faults} faults killed (${pct}%), each on its own rule and operation`,
+    `false alarms: ${report.falseAlarms}/${report.conformant} conformant variants`,
+    report.ok ? 'self-test passed' : 'self-test FAILED',
+  ].join('\n');
+}
+
+export async function runSelfTest(args: readonly string[]): Promise<number> {
+  const flags = parseFlags(args, {
+    list: { type: 'boolean' },
+    only: { type: 'string' },
+    jobs: { type: 'string' },
+    json: { type: 'string' },
+  });
+  if (flags.list) {
+    for (const v of catalogue) console.log(`${v.kind.padEnd(10)} ${v.name}  ${expectedOf(v) ?? ''}  ${v.description}`);
+    return 0;
+  }
+  const names = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names?.filter((n) => !catalogue.some((v) => v.name === n)) ?? [];
+  if (unknown.length) throw new UsageError(`--only: no variant named ${unknown.map((n) => `'${n}'`).join(', ')}`);
+  const chosen = names ? catalogue.filter((v) => names.includes(v.name)) : catalogue;
+  const jobs = flags.jobs === undefined ? Math.max(2, availableParallelism()) : Number(flags.jobs);
+  if (!(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64)) throw new UsageError(`--jobs needs a whole number from 1 to 64, not '${flags.jobs}'`);
+
+  const started = performance.now();
+  let done = 0;
+  const results = await pool(chosen, jobs, async (v) => judgeVariant(v, await runConform(v, 120_000)), (r) => {
+    done++;
+    process.stderr.write(`[${done}/${chosen.length}] ${MARK[r.verdict]} ${r.name} (${(r.ms / 1000).toFixed(1)} s)\n`);
+  });
+  const report = summarize(results);
+  console.log(renderTable(report));
+  console.log(`${chosen.length} variants in ${((performance.now() - started) / 1000).toFixed(1)} s with ${jobs} parallel runs`);
+  if (flags.json) await writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+  return report.ok ? 0 : 1;
+}
