@@ -114,6 +114,24 @@ describe('the default run against the embedded mock', () => {
   });
 });
 
+describe('--strict against the embedded mock', () => {
+  it('runs the mock as the letter of the tables, and conforms', async () => {
+    const { code, stdout, stderr } = await cli(['--strict', '--reporter', 'json']);
+    const report = JSON.parse(stdout) as Report;
+    expect(stderr).toContain('variant letter-of-the-tables');
+    expect(report.failures).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.notes.some((n) => /CONFLICT-ACTION-UNKNOWN-RESOURCE/.test(n))).toBe(true);
+  });
+
+  it('fails on a mock that takes the reading of several conflicts (here the reference plus extra headers)', async () => {
+    const { code, stdout } = await cli(['--strict', '--mock-variant', 'extra-headers', '--reporter', 'json']);
+    const report = JSON.parse(stdout) as Report;
+    expect(code).toBe(1);
+    expect(new Set(report.failures.map((f) => f.rule))).toEqual(new Set(['STATUS-SET']));
+  });
+});
+
 describe('reports', () => {
   let dir: string;
   beforeAll(async () => {

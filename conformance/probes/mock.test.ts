@@ -1,36 +1,21 @@
 /**
- * End to end against the reference mock: every probe of every source, sent with a tiny undici
- * sender, gets the answer its expectation names (401, 404, 400, the success; an observation
+ * End to end against the reference mock: every probe of every source, sent with the suite's
+ * transport, gets the answer its expectation names (401, 404, 400, the success; an observation
  * gets a status the mock may answer on that endpoint); the scenarios hold; and without
  * --allow-destructive the probes leave both companies' data exactly as they were.
  */
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock/server.ts';
 import { isAck, mockErrorStatuses, operation } from '../../spec/queries.ts';
+import { createTransport } from '../http.ts';
 import type { Exchange, Probe } from '../types.ts';
 import { probeSources } from './index.ts';
 import { dnsUpdateScenarios, sftpRemoveScenarios } from './state.ts';
 import { contextOf, mockTarget } from './test-target.ts';
 
-async function send(probe: Probe): Promise<Exchange> {
-  const started = performance.now();
-  try {
-    const { method, url, headers, body } = probe.request;
-    const response = await request(url, { method: method as 'GET', headers, ...(body === undefined ? {} : { body }) });
-    const text = await response.body.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const flat = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-    return { probe, response: { status: response.statusCode, headers: flat, text, json, ms: performance.now() - started }, throttled: 0 };
-  } catch (error) {
-    return { probe, failure: { kind: 'other', message: String(error), ms: performance.now() - started }, throttled: 0 };
-  }
-}
+/** The suite's own transport, so these exchanges are the ones a run judges. */
+const send = createTransport({ timeoutMs: 10_000 });
+afterAll(() => send.close());
 
 /** The statuses the mock should answer a probe with, by its expectation. */
 function wanted(probe: Probe): readonly number[] {

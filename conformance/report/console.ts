@@ -20,6 +20,10 @@ const dim = (s: ConsoleStyle, t: string) => paint(s, '2', t);
 
 const RESPONSE_SHOWN = 600;
 const REQUEST_BODY_SHOWN = 400;
+/** Failures shown per (rule, operation): the rest are alike, and all are in the JSON report. */
+const FAILURES_SHOWN = 3;
+/** A longer curl line would flood the terminal; the JSON report holds it whole. */
+const CURL_SHOWN = 1500;
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
 /** One line per value: control characters shown escaped, so a body cannot redraw the terminal. */
@@ -39,7 +43,7 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
     lines.push(`    response: none (${f.transport.kind}: ${printable(f.transport.message)})`);
   }
   lines.push(`    seed:     ${f.seed}`);
-  if (f.curl) lines.push(`    curl:     ${f.curl}`);
+  if (f.curl) lines.push(`    curl:     ${f.curl.length > CURL_SHOWN ? `(${f.curl.length} characters: see failures[].curl of --reporter json)` : f.curl}`);
   return lines;
 }
 
@@ -52,7 +56,8 @@ function grouped(list: readonly Failure[], style: ConsoleStyle): string[] {
   const lines: string[] = [];
   for (const [key, items] of groups) {
     lines.push('', `${bold(style, key)}  (${items.length})`);
-    for (const f of items) lines.push(...failureBlock(f, style));
+    for (const f of items.slice(0, FAILURES_SHOWN)) lines.push(...failureBlock(f, style));
+    if (items.length > FAILURES_SHOWN) lines.push(`  … and ${items.length - FAILURES_SHOWN} more like these (all in --reporter json)`);
   }
   return lines;
 }

@@ -46,6 +46,22 @@ export const withHeaders = (name: EndpointName | undefined, headers: Readonly<Re
     named(endpoint, name) && when(response.status) ? { ...response, headers: { ...response.headers, ...headers } } : response,
 });
 
+/** One variant's hooks made of several: each hook runs in order, the first `wire` that writes wins. */
+export function combine(...parts: readonly Hooks[]): Hooks {
+  const all = <K extends keyof Hooks>(key: K) => parts.map((p) => p[key]).filter((h): h is NonNullable<Hooks[K]> => h !== undefined);
+  const authenticate = all('authenticate');
+  const judgeInput = all('judgeInput');
+  const respond = all('respond');
+  const wire = all('wire');
+  return {
+    ...(authenticate.length ? { authenticate: (e, r, reference) => authenticate.reduce((ok, h) => h(e, r, ok), reference) } : {}),
+    ...(judgeInput.length ? { judgeInput: (e, b, reference) => judgeInput.reduce((verdict, h) => h(e, b, verdict), reference) } : {}),
+    ...(parts.some((p) => p.handlers) ? { handlers: Object.assign({}, ...parts.map((p) => p.handlers ?? {})) } : {}),
+    ...(respond.length ? { respond: (e, r, response) => respond.reduce((res, h) => h(e, r, res), response) } : {}),
+    ...(wire.length ? { wire: (res, response, request) => wire.some((h) => h(res, response, request)) } : {}),
+  };
+}
+
 /** Walks a JSON value and edits every object in it (depth first). */
 export function everyObject(value: unknown, edit: (object: Record<string, unknown>) => void): unknown {
   if (Array.isArray(value)) value.forEach((item) => everyObject(item, edit));

@@ -6,8 +6,8 @@ import type { MockResponse } from '../app.ts';
 import { HttpError, renderError } from '../errors.ts';
 import { matchRoute } from '../router.ts';
 import { formatRegex } from '../../spec/formats.ts';
-import type { Variant } from '../variant.ts';
-import { conformant, editError, editSuccess, everyObject, replaceAnswer, withHeaders } from './build.ts';
+import type { Hooks, Variant } from '../variant.ts';
+import { combine, conformant, editError, editSuccess, everyObject, replaceAnswer, withHeaders } from './build.ts';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 const openSetFields = new Set(['status', 'type', 'update', 'update_status', 'image_optimization_type', 'permission']);
@@ -28,6 +28,25 @@ const dataShapes: readonly ((body: Record<string, unknown>) => Record<string, un
   (b) => ({ ...b, data: { reason: 'detail', nested: { depth: 2 } } }),
   (b) => ({ ...b, data: 'detail' }),
 ];
+
+const letterDnsRead = replaceAnswer('listDnsRecords', (r) => r.status === 404, (r) => ({ ...r, status: 200, body: { domain: { dns_records: [] } } }));
+const letterCdnEdge: Hooks = {
+  respond: (endpoint, _request, response) => {
+    if ((endpoint?.name !== 'clearCdnCache' && endpoint?.name !== 'setEdgeCachingStatus') || response.status !== 400) return response;
+    return ackLater(endpoint.success.kind === 'ack' ? endpoint.success.operationKind : '', response);
+  },
+};
+const letterThemes: Hooks = { judgeInput: (endpoint, _body, reference) => (endpoint.name === 'listThemes' ? undefined : reference) };
+const letterActions: Hooks = {
+  respond: (endpoint, _request, response) => {
+    if (!endpoint || endpoint.effect === 'read' || response.status !== 404) return response;
+    if (endpoint.errors.includes(400)) return { ...response, status: 400, body: renderError(new HttpError(400, 'Bad request format: unknown resource')) };
+    return ackLater(endpoint.success.kind === 'ack' ? endpoint.success.operationKind : '', response);
+  },
+};
+
+/** The variant `conform --strict` runs the embedded mock as: the letter side of every conflict. */
+export const LETTER_VARIANT = 'letter-of-the-tables';
 
 export const conformantVariants: readonly Variant[] = [
   conformant('extra-fields-everywhere', 'Every object of every success body carries extra fields.', editSuccess(undefined, (b) => everyObject(b, (o) => (o.x_vendor_extension = { id: 1, tags: ['a'] })))),
@@ -62,23 +81,11 @@ export const conformantVariants: readonly Variant[] = [
     },
   }),
   conformant('connection-close', 'Every answer closes the connection.', withHeaders(undefined, { connection: 'close' })),
-  conformant('letter-dns-read', 'CONFLICT-DNS-READ-404, letter side: an unknown domain lists no records with 200 (no 404).', replaceAnswer('listDnsRecords', (r) => r.status === 404, (r) => ({ ...r, status: 200, body: { domain: { dns_records: [] } } }))),
-  conformant('letter-cdn-edge-no-400', 'CONFLICT-CDN-CLEAR-400 and CONFLICT-EDGE-CACHE-400, letter side: invalid bodies are acknowledged (202) and fail later.', {
-    respond: (endpoint, _request, response) => {
-      if ((endpoint?.name !== 'clearCdnCache' && endpoint?.name !== 'setEdgeCachingStatus') || response.status !== 400) return response;
-      return ackLater(endpoint.success.kind === 'ack' ? endpoint.success.operationKind : '', response);
-    },
-  }),
-  conformant('letter-themes-body-ignored', 'CONFLICT-THEMES-BODY-400, letter side: the themes list ignores a body it cannot parse.', {
-    judgeInput: (endpoint, body, reference) => (endpoint.name === 'listThemes' ? undefined : reference),
-  }),
-  conformant('letter-actions-unknown-ids', 'CONFLICT-ACTION-UNKNOWN-RESOURCE, letter side: actions naming unknown ids answer 400 where listed, else 202.', {
-    respond: (endpoint, _request, response) => {
-      if (!endpoint || endpoint.effect === 'read' || response.status !== 404) return response;
-      if (endpoint.errors.includes(400)) return { ...response, status: 400, body: renderError(new HttpError(400, 'Bad request format: unknown resource')) };
-      return ackLater(endpoint.success.kind === 'ack' ? endpoint.success.operationKind : '', response);
-    },
-  }),
+  conformant('letter-dns-read', 'CONFLICT-DNS-READ-404, letter side: an unknown domain lists no records with 200 (no 404).', letterDnsRead),
+  conformant('letter-cdn-edge-no-400', 'CONFLICT-CDN-CLEAR-400 and CONFLICT-EDGE-CACHE-400, letter side: invalid bodies are acknowledged (202) and fail later.', letterCdnEdge),
+  conformant('letter-themes-body-ignored', 'CONFLICT-THEMES-BODY-400, letter side: the themes list ignores a body it cannot parse.', letterThemes),
+  conformant('letter-actions-unknown-ids', 'CONFLICT-ACTION-UNKNOWN-RESOURCE, letter side: actions naming unknown ids answer 400 where listed, else 202.', letterActions),
+  conformant(LETTER_VARIANT, 'The letter of the per-endpoint tables on every conflict at once (what `conform --strict` runs the embedded mock as).', combine(letterDnsRead, letterCdnEdge, letterThemes, letterActions)),
   conformant('reading-malformed-ids-400', 'CONFLICT-READ-MALFORMED-ID, reading side: non-UUID path ids on reads answer 400.', {
     respond: (endpoint, request, response) => {
       if (!endpoint || endpoint.effect !== 'read' || response.status !== 404) return response;
