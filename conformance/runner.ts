@@ -8,6 +8,7 @@
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
 import { conflictsOf, inScope, isAck, operation } from '../spec/queries.ts';
+import { mapConcurrently } from './concurrently.ts';
 import { curlFor } from './curl.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
 import { createRedactor, type Secret } from './redact.ts';
@@ -212,19 +213,12 @@ export async function runConformance(input: RunInput): Promise<Report> {
 
   // ---- Probes, concurrently; results kept in probe order ---------------------------------
   const perProbe: RawFailure[][] = probes.map(() => []);
-  let next = 0;
   let done = 0;
   progress('probes', 0, probes.length);
-  const worker = async () => {
-    while (next < probes.length) {
-      const i = next++;
-      const exchange = await safeSend(probes[i]!);
-      judge(exchange, perProbe[i]!);
-      done++;
-      progress('probes', done, probes.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, probes.length) }, worker));
+  await mapConcurrently(probes, concurrency, async (probe, i) => {
+    judge(await safeSend(probe), perProbe[i]!);
+    progress('probes', ++done, probes.length);
+  });
 
   // ---- Scenarios, one at a time -----------------------------------------------------------
   const perScenario: RawFailure[][] = [];

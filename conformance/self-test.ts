@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseFlags, UsageError } from '../bin/command.ts';
+import { mapConcurrently } from './concurrently.ts';
 import { catalogue } from '../mock/variants/index.ts';
 import type { Variant } from '../mock/variant.ts';
 import { endpoint, operation } from '../spec/queries.ts';
@@ -104,20 +105,6 @@ function runConform(variant: Variant, timeoutMs: number): Promise<RunResult> {
   });
 }
 
-async function pool<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>, onDone: (result: R) => void): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-      onDone(results[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-  return results;
-}
-
 const MARK: Record<Verdict, string> = {
   killed: 'killed',
   passed: 'passed',
@@ -163,9 +150,10 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
 
   const started = performance.now();
   let done = 0;
-  const results = await pool(chosen, jobs, async (v) => judgeVariant(v, await runConform(v, 120_000)), (r) => {
-    done++;
-    process.stderr.write(`[${done}/${chosen.length}] ${MARK[r.verdict]} ${r.name} (${(r.ms / 1000).toFixed(1)} s)\n`);
+  const results = await mapConcurrently(chosen, jobs, async (v) => {
+    const r = judgeVariant(v, await runConform(v, 120_000));
+    process.stderr.write(`[${++done}/${chosen.length}] ${MARK[r.verdict]} ${r.name} (${(r.ms / 1000).toFixed(1)} s)\n`);
+    return r;
   });
   const report = summarize(results);
   console.log(renderTable(report));

@@ -207,13 +207,24 @@ interface ResponseValidator {
   readonly errors?: readonly { readonly instancePath: string; readonly keyword: string; readonly message?: string; }[] | null;
 }
 
-/** An answer with a status outside 2xx. Every text it carries has the API key cut out. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
+/** The base of every error a client call throws (`ApiError`, `TransportError` and its `TimeoutError`, `ResponseValidationError`): one `instanceof` check catches them all, and each says on which endpoint it happened. */
+export abstract class HostedSiteClientError extends Error {
+  override name: string = 'HostedSiteClientError';
   /** The endpoint, by its client method name. */
   readonly endpoint: EndpointName;
   /** `METHOD /path/template`, exactly as the document writes it. */
   readonly operation: string;
+
+  constructor(message: string, details: { readonly endpoint: EndpointName; readonly operation: string; }, options?: ErrorOptions) {
+    super(message, options);
+    this.endpoint = details.endpoint;
+    this.operation = details.operation;
+  }
+}
+
+/** An answer with a status outside 2xx. Every text it carries has the API key cut out. */
+export class ApiError extends HostedSiteClientError {
+  override readonly name = 'ApiError';
   /** The HTTP status. */
   readonly status: number;
   /** The error body when the answer is JSON shaped `{ message, status }`. */
@@ -223,9 +234,7 @@ export class ApiError extends Error {
 
   constructor(details: { readonly endpoint: EndpointName; readonly operation: string; readonly status: number; readonly body: ErrorBody | undefined; readonly text: string; }) {
     const detail = details.body?.message ?? (details.text.slice(0, 200) || '(empty body)');
-    super(`${details.operation} answered HTTP ${details.status}: ${detail}`);
-    this.endpoint = details.endpoint;
-    this.operation = details.operation;
+    super(`${details.operation} answered HTTP ${details.status}: ${detail}`, details);
     this.status = details.status;
     this.body = details.body;
     this.text = details.text;
@@ -233,18 +242,13 @@ export class ApiError extends Error {
 }
 
 /** No answer arrived: the connection was refused or reset, the host was not found, ... The cause is undici's error. */
-export class TransportError extends Error {
+export class TransportError extends HostedSiteClientError {
   override name: string = 'TransportError';
-  readonly endpoint: EndpointName;
-  /** `METHOD /path/template`, exactly as the document writes it. */
-  readonly operation: string;
   /** The system's or undici's error code, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`. */
   readonly code: string | undefined;
 
   constructor(details: { readonly endpoint: EndpointName; readonly operation: string; readonly message: string; readonly code: string | undefined; readonly cause: unknown; }) {
-    super(details.message, { cause: details.cause });
-    this.endpoint = details.endpoint;
-    this.operation = details.operation;
+    super(details.message, details, { cause: details.cause });
     this.code = details.code;
   }
 }
@@ -261,11 +265,8 @@ export class TimeoutError extends TransportError {
 }
 
 /** A success answer whose body is not JSON, or, with `validateResponses`, does not match its schema. */
-export class ResponseValidationError extends Error {
+export class ResponseValidationError extends HostedSiteClientError {
   override readonly name = 'ResponseValidationError';
-  readonly endpoint: EndpointName;
-  /** `METHOD /path/template`, exactly as the document writes it. */
-  readonly operation: string;
   readonly status: number;
   /** The parsed body, or the raw text when it is not JSON. */
   readonly body: unknown;
@@ -273,9 +274,7 @@ export class ResponseValidationError extends Error {
   readonly problems: readonly string[];
 
   constructor(details: { readonly endpoint: EndpointName; readonly operation: string; readonly status: number; readonly body: unknown; readonly problems: readonly string[]; }) {
-    super(`${details.operation} answered HTTP ${details.status} with an unexpected body: ${details.problems.join('; ')}`);
-    this.endpoint = details.endpoint;
-    this.operation = details.operation;
+    super(`${details.operation} answered HTTP ${details.status} with an unexpected body: ${details.problems.join('; ')}`, details);
     this.status = details.status;
     this.body = details.body;
     this.problems = details.problems;

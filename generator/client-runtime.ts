@@ -12,23 +12,54 @@
  *   what a caller expects, whatever dispatcher is in use.
  */
 import { type ClassDeclarationStructure, type FunctionDeclarationStructure, type InterfaceDeclarationStructure, StructureKind } from 'ts-morph';
+import { print, stringLiteral } from './code.ts';
 
 type Kinded<T> = T & { kind: StructureKind };
 
+/** Where an error happened: the fields every error class carries, and every constructor takes. */
+const whereFields = 'readonly endpoint: EndpointName; readonly operation: string;';
+
 /** The constructor argument of an error class: where it happened, plus its own details. */
-const detailsType = (own: string): string => `{ readonly endpoint: EndpointName; readonly operation: string; ${own} }`;
+const detailsType = (own: string): string => `{ ${whereFields} ${own} }`;
+
+/** The base of every error a call throws; it holds where the error happened. */
+const BASE_ERROR = 'HostedSiteClientError';
 
 export const errorClasses: readonly Kinded<ClassDeclarationStructure>[] = [
   {
     kind: StructureKind.Class,
+    name: BASE_ERROR,
+    isExported: true,
+    isAbstract: true,
+    extends: 'Error',
+    docs: [
+      'The base of every error a client call throws (`ApiError`, `TransportError` and its `TimeoutError`, `ResponseValidationError`): one `instanceof` check catches them all, and each says on which endpoint it happened.',
+    ],
+    properties: [
+      // `name` comes first, as in each subclass, so an error's own keys keep their order: name, endpoint, operation, then its own.
+      { name: 'name', hasOverrideKeyword: true, type: 'string', initializer: print(stringLiteral(BASE_ERROR)) },
+      { name: 'endpoint', isReadonly: true, type: 'EndpointName', docs: ['The endpoint, by its client method name.'] },
+      { name: 'operation', isReadonly: true, type: 'string', docs: ['`METHOD /path/template`, exactly as the document writes it.'] },
+    ],
+    ctors: [
+      {
+        parameters: [
+          { name: 'message', type: 'string' },
+          { name: 'details', type: `{ ${whereFields} }` },
+          { name: 'options', hasQuestionToken: true, type: 'ErrorOptions' },
+        ],
+        statements: ['super(message, options);', 'this.endpoint = details.endpoint;', 'this.operation = details.operation;'],
+      },
+    ],
+  },
+  {
+    kind: StructureKind.Class,
     name: 'ApiError',
     isExported: true,
-    extends: 'Error',
+    extends: BASE_ERROR,
     docs: ['An answer with a status outside 2xx. Every text it carries has the API key cut out.'],
     properties: [
       { name: 'name', hasOverrideKeyword: true, isReadonly: true, initializer: "'ApiError'" },
-      { name: 'endpoint', isReadonly: true, type: 'EndpointName', docs: ['The endpoint, by its client method name.'] },
-      { name: 'operation', isReadonly: true, type: 'string', docs: ['`METHOD /path/template`, exactly as the document writes it.'] },
       { name: 'status', isReadonly: true, type: 'number', docs: ['The HTTP status.'] },
       { name: 'body', isReadonly: true, type: 'ErrorBody | undefined', docs: ['The error body when the answer is JSON shaped `{ message, status }`.'] },
       { name: 'text', isReadonly: true, type: 'string', docs: ['The raw answer text, kept whether or not it is JSON.'] },
@@ -38,9 +69,7 @@ export const errorClasses: readonly Kinded<ClassDeclarationStructure>[] = [
         parameters: [{ name: 'details', type: detailsType('readonly status: number; readonly body: ErrorBody | undefined; readonly text: string') }],
         statements: [
           "const detail = details.body?.message ?? (details.text.slice(0, 200) || '(empty body)');",
-          'super(`${details.operation} answered HTTP ${details.status}: ${detail}`);',
-          'this.endpoint = details.endpoint;',
-          'this.operation = details.operation;',
+          'super(`${details.operation} answered HTTP ${details.status}: ${detail}`, details);',
           'this.status = details.status;',
           'this.body = details.body;',
           'this.text = details.text;',
@@ -52,21 +81,17 @@ export const errorClasses: readonly Kinded<ClassDeclarationStructure>[] = [
     kind: StructureKind.Class,
     name: 'TransportError',
     isExported: true,
-    extends: 'Error',
+    extends: BASE_ERROR,
     docs: ['No answer arrived: the connection was refused or reset, the host was not found, ... The cause is undici\'s error.'],
     properties: [
       { name: 'name', hasOverrideKeyword: true, type: 'string', initializer: "'TransportError'" },
-      { name: 'endpoint', isReadonly: true, type: 'EndpointName' },
-      { name: 'operation', isReadonly: true, type: 'string', docs: ['`METHOD /path/template`, exactly as the document writes it.'] },
       { name: 'code', isReadonly: true, type: 'string | undefined', docs: ["The system's or undici's error code, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`."] },
     ],
     ctors: [
       {
         parameters: [{ name: 'details', type: detailsType('readonly message: string; readonly code: string | undefined; readonly cause: unknown') }],
         statements: [
-          'super(details.message, { cause: details.cause });',
-          'this.endpoint = details.endpoint;',
-          'this.operation = details.operation;',
+          'super(details.message, details, { cause: details.cause });',
           'this.code = details.code;',
         ],
       },
@@ -96,12 +121,10 @@ export const errorClasses: readonly Kinded<ClassDeclarationStructure>[] = [
     kind: StructureKind.Class,
     name: 'ResponseValidationError',
     isExported: true,
-    extends: 'Error',
+    extends: BASE_ERROR,
     docs: ['A success answer whose body is not JSON, or, with `validateResponses`, does not match its schema.'],
     properties: [
       { name: 'name', hasOverrideKeyword: true, isReadonly: true, initializer: "'ResponseValidationError'" },
-      { name: 'endpoint', isReadonly: true, type: 'EndpointName' },
-      { name: 'operation', isReadonly: true, type: 'string', docs: ['`METHOD /path/template`, exactly as the document writes it.'] },
       { name: 'status', isReadonly: true, type: 'number' },
       { name: 'body', isReadonly: true, type: 'unknown', docs: ['The parsed body, or the raw text when it is not JSON.'] },
       { name: 'problems', isReadonly: true, type: 'readonly string[]', docs: ['What does not match, one entry per problem.'] },
@@ -110,9 +133,7 @@ export const errorClasses: readonly Kinded<ClassDeclarationStructure>[] = [
       {
         parameters: [{ name: 'details', type: detailsType('readonly status: number; readonly body: unknown; readonly problems: readonly string[]') }],
         statements: [
-          "super(`${details.operation} answered HTTP ${details.status} with an unexpected body: ${details.problems.join('; ')}`);",
-          'this.endpoint = details.endpoint;',
-          'this.operation = details.operation;',
+          "super(`${details.operation} answered HTTP ${details.status} with an unexpected body: ${details.problems.join('; ')}`, details);",
           'this.status = details.status;',
           'this.body = details.body;',
           'this.problems = details.problems;',

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
 import type { Endpoint, FieldType, ResourceName } from '../spec/model.ts';
 import { fillPath, operation, resource } from '../spec/queries.ts';
-import { ApiError, HostedSiteClient, ResponseValidationError, TimeoutError, TransportError } from '../generated/client.ts';
+import { ApiError, HostedSiteClient, HostedSiteClientError, ResponseValidationError, TimeoutError, TransportError } from '../generated/client.ts';
 import { generateClient } from './client.ts';
 
 const API_KEY = 'hsk_live_0123456789abcdef-SECRET';
@@ -62,6 +62,15 @@ afterAll(async () => {
 beforeEach(() => {
   received = [];
 });
+
+/** A base URL on a port that was just freed, so the connection is refused. */
+async function closedBaseUrl(): Promise<string> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  return `http://127.0.0.1:${port}/v2`;
+}
 
 const json = (status: number, body: unknown): Answer => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
 const client = (options: Partial<ConstructorParameters<typeof HostedSiteClient>[0]> = {}) =>
@@ -219,11 +228,7 @@ describe('HostedSiteClient: failures without an answer', () => {
   });
 
   it('gives TransportError with the system code when nothing listens', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
-    const error = await client({ baseUrl: `http://127.0.0.1:${port}/v2` }).validateApiKey().catch((err: unknown) => err);
+    const error = await client({ baseUrl: await closedBaseUrl() }).validateApiKey().catch((err: unknown) => err);
     expect(error).toBeInstanceOf(TransportError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'ECONNREFUSED', operation: 'GET /validate' });
@@ -260,6 +265,57 @@ describe('HostedSiteClient: success bodies', () => {
     answer = () => json(202, { operation_id: 'sites:reset-site-0b7c2a53-3c1e-4d5e-9f7a-1a2b3c4d5e6f', message: 'in progress', status: 202 });
     const body = { environment_id: '0b7c2a53-3c1e-4d5e-9f7a-1a2b3c4d5e6f', cdn_cache_id: '0b7c2a53-3c1e-4d5e-9f7a-1a2b3c4d5e6f' };
     await expect(client({ validateResponses: true }).clearCdnCache(body)).rejects.toBeInstanceOf(ResponseValidationError);
+  });
+});
+
+describe('HostedSiteClient: one base class for every error a call throws', () => {
+  const params = { env_id: 'e' };
+  /** Each failure a call can end in: the error type it throws, and a call that ends in it. */
+  const failures = [
+    [
+      'ApiError',
+      ApiError,
+      async () => {
+        answer = () => json(404, { message: 'Could not find data', status: 404 });
+        return client().getSshStatus(params);
+      },
+    ],
+    ['TransportError', TransportError, async () => client({ baseUrl: await closedBaseUrl() }).getSshStatus(params)],
+    [
+      'TimeoutError',
+      TimeoutError,
+      async () => {
+        answer = () => ({ status: 200, hang: true });
+        return client({ timeoutMs: 150 }).getSshStatus(params);
+      },
+    ],
+    [
+      'ResponseValidationError (not JSON)',
+      ResponseValidationError,
+      async () => {
+        answer = () => ({ status: 200, contentType: 'text/plain', body: 'ok' });
+        return client().getSshStatus(params);
+      },
+    ],
+    [
+      'ResponseValidationError (schema)',
+      ResponseValidationError,
+      async () => {
+        answer = () => json(200, { environment: 'none' });
+        return client({ validateResponses: true }).getSshStatus(params);
+      },
+    ],
+  ] as const;
+
+  it.each(failures)('%s is a HostedSiteClientError that says where it happened', async (_, type, call) => {
+    const error = await call().catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(type);
+    expect(error).toBeInstanceOf(HostedSiteClientError);
+    expect(error).toBeInstanceOf(Error);
+    // What a caller does: one check, then the fields every error has.
+    if (!(error instanceof HostedSiteClientError)) throw new Error('not a HostedSiteClientError');
+    expect([error.name, error.endpoint, error.operation]).toEqual([type.name, 'getSshStatus', 'GET /sites/environments/{env_id}/ssh/get-status']);
+    expect(error.message).not.toContain(API_KEY);
   });
 });
 
