@@ -2,8 +2,8 @@
  * AUTH-401, AUTH-BEARER and AUTH-SCHEME-CASE on every endpoint (§Authentication 1–2: "Every
  * endpoint requires the header `Authorization: Bearer <API_KEY>`"; "A missing or invalid key
  * yields HTTP 401"). Reads name the tenant's real data; requests to mutating and destructive
- * endpoints are ones a conformant server refuses anyway (unknown ids, a wrong-typed field), so
- * a server that ignores credentials still changes nothing. With --allow-destructive, the
+ * endpoints name only unknown ids, so a server that ignores credentials still changes nothing,
+ * and are otherwise well formed, so a server that validates before authenticating still says 401. With --allow-destructive, the
  * scheme-case probes send valid requests instead (a stronger proof the key was accepted),
  * except the SFTP account removal, whose accounts STATE-SFTP-REMOVE and INPUT-ACCEPT consume.
  */

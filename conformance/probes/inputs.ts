@@ -247,18 +247,17 @@ export const show = (value: unknown): string => {
 
 /**
  * A request to a mutating or destructive endpoint that a conformant server must refuse whatever
- * its credentials (§Safety): every path id and body id is a random unknown UUID and, where the
- * endpoint lists 400, the first body field also has the wrong type. `why` says so for titles.
+ * its credentials (§Safety): every path id and body id is a random unknown UUID, so a server that
+ * ignores credentials still has nothing to act on. The body is otherwise well formed: a server
+ * that validates bodies before it authenticates still reaches its 401. `why` says so for titles.
  */
 export function refusal(endpoint: Endpoint, seed: number): RequestParts & { readonly why: string } {
   const path = unknownPath(endpoint, streamSeed(seed, 'path'));
   const ids = endpoint.pathParams.length ? ['unknown path ids'] : [];
-  if (!endpoint.body) return { path, why: ids.join(', ') };
-  const { body, madeUp } = standInBody(endpoint, {}, streamSeed(seed, 'body'));
-  const unknownBodyIds = madeUp.filter((name) => uuidBodyFields.has(name));
+  const built = endpoint.body ? standInBody(endpoint, {}, streamSeed(seed, 'body')) : undefined;
+  const unknownBodyIds = built?.madeUp.filter((name) => uuidBodyFields.has(name)) ?? [];
   if (unknownBodyIds.length) ids.push(`unknown ${unknownBodyIds.join(', ')}`);
-  const first = endpoint.body[0]!;
-  if (!endpoint.errors.includes(400)) return { path, body: { json: body }, why: ids.join(', ') };
-  const wrong = wrongTypes(first.type)[0];
-  return { path, body: { json: { ...body, [first.name]: wrong } }, why: [...ids, `${first.name} ${show(wrong)}`].join(', ') };
+  // Every action of the model names what it acts on by id; one that did not could not be made safe.
+  if (ids.length === 0) throw new Error(`${endpoint.name}: no id to make unknown, so no request it must refuse`);
+  return { path, ...(built ? { body: { json: built.body } } : {}), why: ids.join(', ') };
 }

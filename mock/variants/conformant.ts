@@ -2,6 +2,7 @@
  * Conformant variants: servers that differ from the reference mock while staying within the
  * document. The suite must pass every one; a failure is a false alarm.
  */
+import { requestValidators, type Validator } from '../../generated/validators.js';
 import type { MockResponse } from '../app.ts';
 import { HttpError, renderError } from '../errors.ts';
 import { matchRoute } from '../router.ts';
@@ -81,6 +82,19 @@ export const conformantVariants: readonly Variant[] = [
     },
   }),
   conformant('connection-close', 'Every answer closes the connection.', withHeaders(undefined, { connection: 'close' })),
+  conformant('validate-before-auth', 'Bodies are validated before credentials: an invalid body answers 400 even without a key (where 400 is listed).', {
+    respond: (endpoint, request, response) => {
+      if (!endpoint?.body || response.status !== 401 || !endpoint.errors.includes(400)) return response;
+      const validate = (requestValidators as Partial<Record<string, Validator>>)[endpoint.name];
+      let body: unknown;
+      try {
+        body = JSON.parse(request.body.toString('utf8'));
+      } catch {
+        body = undefined;
+      }
+      return validate?.(body) ? response : { ...response, status: 400, body: renderError(new HttpError(400)) };
+    },
+  }),
   conformant('letter-dns-read', 'CONFLICT-DNS-READ-404, letter side: an unknown domain lists no records with 200 (no 404).', letterDnsRead),
   conformant('letter-cdn-edge-no-400', 'CONFLICT-CDN-CLEAR-400 and CONFLICT-EDGE-CACHE-400, letter side: invalid bodies are acknowledged (202) and fail later.', letterCdnEdge),
   conformant('letter-themes-body-ignored', 'CONFLICT-THEMES-BODY-400, letter side: the themes list ignores a body it cannot parse.', letterThemes),
