@@ -50,6 +50,11 @@ export interface Probe {
   /** What the probe does, for reports: e.g. "wp_command of 5001 characters". */
   readonly title: string;
   readonly request: ProbeRequest;
+  /**
+   * The request names only unknown ids (an invalid request to a destructive endpoint of a live
+   * target without --allow-destructive): a 404 refuses it as well as a 400, where 404 is allowed.
+   */
+  readonly idsUnknown?: true;
 }
 
 export interface Exchange {

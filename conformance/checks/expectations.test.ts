@@ -50,6 +50,11 @@ describe('INPUT-400', () => {
     ['404', { given: { ...invalid, status: 404, json: err(404) }, want: /answered 404, expected 400/ }],
     ['no answer', { given: { ...invalid, failure: 'protocol' }, want: /^no answer: malformed HTTP answer after 10000 ms/ }],
     ['valid probe of another rule', { given: { rule: 'INPUT-ACCEPT', expect: 'valid', status: 400, json: err(400) }, want: 'skip' }],
+    // Unknown ids on purpose (live target, no --allow-destructive): CONFLICT-ACTION-UNKNOWN-RESOURCE lets 404 refuse too.
+    ['unknown ids on purpose: 404', { given: { ...invalid, idsUnknown: true, status: 404, json: err(404) }, want: 'pass' }],
+    ['unknown ids on purpose: 400', { given: { ...invalid, idsUnknown: true, status: 400, json: err(400) }, want: 'pass' }],
+    ['unknown ids on purpose: 404, --strict', { given: { ...invalid, idsUnknown: true, status: 404, json: err(404) }, strict: true, want: /answered 404, expected 400/ }],
+    ['unknown ids on purpose: acknowledged', { given: { ...invalid, idsUnknown: true, status: 202, json: {} }, want: /answered 202, expected 400 or 404/ }],
   ];
   it.each(cases)('%s', (_, c) => expectJudgement(input400, c));
 });

@@ -108,13 +108,15 @@ function expected(context: CheckContext, exchange: Exchange): Expected | undefin
       };
     case 'not-found':
       return notFound(context, exchange);
-    case 'invalid':
-      return {
-        statuses: [400],
-        words: '400',
-        because: 'a malformed or invalid request yields 400 (§Errors: "Bad request format | Malformed or invalid request")',
-        ifServed: 'it accepted a request that breaks a stated constraint',
-      };
+    case 'invalid': {
+      const because = 'a malformed or invalid request yields 400 (§Errors: "Bad request format | Malformed or invalid request")';
+      const ifServed = 'it accepted a request that breaks a stated constraint';
+      // Unknown ids on purpose (a live target's destructive endpoint): refusing them as unknown holds too.
+      if (exchange.probe.idsUnknown && allowedErrorStatuses(endpoint, context.options).includes(404)) {
+        return { statuses: [400, 404], words: '400 or 404', because: `${because}; its ids are unknown on purpose (no --allow-destructive), and 404 is allowed here`, ifServed };
+      }
+      return { statuses: [400], words: '400', because, ifServed };
+    }
     case 'valid':
       return {
         statuses: successStatuses(endpoint),

@@ -34,6 +34,8 @@ export interface ExchangeSpec {
   readonly contentType?: string | null;
   /** No answer: the transport failure instead of a response. */
   readonly failure?: TransportFailure['kind'] | TransportFailure;
+  /** The probe names only unknown ids on purpose (Probe.idsUnknown). */
+  readonly idsUnknown?: true;
 }
 
 const failureOf = (failure: TransportFailure['kind'] | TransportFailure): TransportFailure =>
@@ -62,6 +64,7 @@ export function exchange(spec: ExchangeSpec = {}): Exchange {
     expect: spec.expect ?? 'valid',
     title: spec.title ?? 'a hand-made exchange',
     request,
+    ...(spec.idsUnknown ? { idsUnknown: true as const } : {}),
   };
   if (spec.failure !== undefined) return { probe, failure: failureOf(spec.failure), throttled: 0 };
   const text = spec.text ?? (spec.json === undefined ? '' : JSON.stringify(spec.json));

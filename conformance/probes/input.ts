@@ -13,7 +13,7 @@ import { formatNearMisses } from '../../spec/arbitraries.ts';
 import type { Endpoint, Field, FieldType } from '../../spec/model.ts';
 import { inScope, operation, resource, rule } from '../../spec/queries.ts';
 import type { Probe, ProbeContext, ProbeSource, Skip } from '../types.ts';
-import { pathOf, show, standInBody, validRequests, wrongTypes } from './inputs.ts';
+import { idsForInvalid, show, standInBody, validRequests, wrongTypes } from './inputs.ts';
 import { bearer, makeProbe, streamSeed, type Body, type RequestParts } from './request.ts';
 
 type Step = string | number;
@@ -90,7 +90,13 @@ export const inputProbes: ProbeSource = (context: ProbeContext) => {
   const credentials = bearer(target.main.apiKey);
   for (const endpoint of api.endpoints.filter((e) => inScope(input400, e))) {
     const seed = streamSeed(context.seed, 'input-400', endpoint.name);
-    const probe = (title: string, parts: RequestParts) => probes.push(makeProbe(target, 'INPUT-400', 'invalid', title, { endpoint, credentials, ...parts }));
+    // The real ids, so the break is the only reason to refuse (an unknown id may answer 404 first);
+    // unknown ones where acting on a misread break would be destructive (idsForInvalid).
+    const { path, ids, idsUnknown } = idsForInvalid(endpoint, target, seed);
+    const probe = (title: string, parts: RequestParts) => {
+      const made = makeProbe(target, 'INPUT-400', 'invalid', title, { endpoint, credentials, ...parts });
+      probes.push(idsUnknown ? { ...made, idsUnknown } : made);
+    };
     if (!endpoint.body && endpoint.queryParams.length === 0) {
       skipped.push({
         rule: 'INPUT-400',
@@ -99,8 +105,6 @@ export const inputProbes: ProbeSource = (context: ProbeContext) => {
       });
       continue;
     }
-    // The real ids, so the break is the only reason to refuse (an unknown id may answer 404 first).
-    const path = pathOf(endpoint, target.main.ids);
     if (!path.ok) {
       skipped.push({ rule: 'INPUT-400', endpoint, reason: path.reason });
       continue;
@@ -112,11 +116,12 @@ export const inputProbes: ProbeSource = (context: ProbeContext) => {
       probe(`without the query parameter ${param.name}`, { path: path.value, query: others });
     }
     if (endpoint.body) {
-      const { body, madeUp } = standInBody(endpoint, target.main.ids, seed);
-      // A stand-in id may be refused as unknown before the body is read: break only the stand-in itself then.
-      const breaks = bodyBreaks(endpoint, body).filter((b) => madeUp.length === 0 || b.field === undefined || madeUp.includes(b.field));
+      const { body, madeUp } = standInBody(endpoint, ids, seed);
+      // A stand-in id may be refused as unknown before the body is read: break only the stand-in itself then
+      // (unless every id is unknown on purpose, where a 404 counts as a refusal).
+      const breaks = bodyBreaks(endpoint, body).filter((b) => idsUnknown || madeUp.length === 0 || b.field === undefined || madeUp.includes(b.field));
       for (const b of breaks) probe(b.title, { path: path.value, body: b.body });
-      if (madeUp.length) {
+      if (madeUp.length && !idsUnknown) {
         skipped.push({ rule: 'INPUT-400', endpoint, reason: `${madeUp.join(', ')} not discovered, so only breaks of the whole body or of ${madeUp.join(', ')} are sent` });
       }
     }

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { queryArb, requestBodyArb } from '../../spec/arbitraries.ts';
 import type { Endpoint, FieldType } from '../../spec/model.ts';
-import type { DiscoveredIds, Tenant } from '../types.ts';
+import type { DiscoveredIds, Target, Tenant } from '../types.ts';
 import { draw, drawOne, streamSeed, type RequestParts } from './request.ts';
 
 /** A value, or why it cannot be had (the reason becomes a Skip). */
@@ -57,6 +57,16 @@ const bodyRoles: Readonly<Record<string, IdRole>> = {
 
 /** Body fields that hold a UUID. */
 const uuidBodyFields = new Set(['environment_id', 'cdn_cache_id', 'notified_user_id']);
+
+/**
+ * The ids an invalid request names: the tenant's real ones, so the break is the only reason to
+ * refuse it; but on a destructive endpoint of a target where destructive requests are not allowed,
+ * unknown ones, so that a server that ignores the break still has nothing to act on (§Safety).
+ */
+export function idsForInvalid(endpoint: Endpoint, target: Target, seed: number): { readonly path: Found<Record<string, string>>; readonly ids: Ids; readonly idsUnknown: boolean } {
+  if (target.allowDestructive || endpoint.effect !== 'destructive') return { path: pathOf(endpoint, target.main.ids), ids: target.main.ids, idsUnknown: false };
+  return { path: found(unknownPath(endpoint, streamSeed(seed, 'unknown-ids'))), ids: {}, idsUnknown: true };
+}
 
 /** Path values naming the tenant's data; `overrides` replace any by parameter name. */
 export function pathOf(endpoint: Endpoint, ids: Ids, overrides: Readonly<Record<string, string>> = {}): Found<Record<string, string>> {

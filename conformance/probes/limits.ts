@@ -10,7 +10,7 @@ import type { Endpoint, Field, RuleId } from '../../spec/model.ts';
 import { endpoint as endpointNamed, rule } from '../../spec/queries.ts';
 import { WP_COMMAND_MAX_LENGTH } from '../../spec/rules.ts';
 import type { Probe, ProbeSource, Skip } from '../types.ts';
-import { pathOf, show, standInBody, wrongTypes } from './inputs.ts';
+import { idsForInvalid, show, standInBody, wrongTypes } from './inputs.ts';
 import { bearer, makeProbe, streamSeed } from './request.ts';
 
 /** One value of the limited field (`absent`: the field left out), and what it shows. */
@@ -117,16 +117,19 @@ export const limitProbes: ProbeSource = (context) => {
     if (!r.id.startsWith('LIMIT-')) continue;
     if (!limit) throw new Error(`no cases for ${r.id}`);
     const { endpoint, field } = limitedField(r.id);
-    const path = pathOf(endpoint, target.main.ids);
+    const seed = streamSeed(context.seed, 'limits', r.id);
+    // Valid cases are sent only where destructive requests are allowed, so real ids serve both.
+    const { path, ids, idsUnknown } = idsForInvalid(endpoint, target, seed);
     if (!path.ok) {
       skipped.push({ rule: r.id, endpoint, reason: path.reason });
       continue;
     }
-    const { body } = standInBody(endpoint, target.main.ids, streamSeed(context.seed, 'limits', r.id));
+    const { body } = standInBody(endpoint, ids, seed);
     const probe = (expect: 'invalid' | 'valid', c: Case) => {
       const { [field.name]: _, ...rest } = body;
       const json = c.absent ? rest : { ...body, [field.name]: c.value };
-      probes.push(makeProbe(target, r.id, expect, c.absent ? c.title : `${field.name} ${c.title}`, { endpoint, credentials: bearer(target.main.apiKey), path: path.value, body: { json } }));
+      const made = makeProbe(target, r.id, expect, c.absent ? c.title : `${field.name} ${c.title}`, { endpoint, credentials: bearer(target.main.apiKey), path: path.value, body: { json } });
+      probes.push(idsUnknown ? { ...made, idsUnknown } : made);
     };
     for (const c of limit.invalid) probe('invalid', c);
     if (target.allowDestructive) for (const c of limit.valid) probe('valid', c);

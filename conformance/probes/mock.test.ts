@@ -26,7 +26,7 @@ function wanted(probe: Probe): readonly number[] {
     case 'not-found':
       return [404];
     case 'invalid':
-      return [400];
+      return probe.idsUnknown ? [400, 404] : [400];
     case 'valid':
       return [success];
     case 'observe':

@@ -244,6 +244,22 @@ describe('safety: without --allow-destructive nothing positive reaches an action
     });
   }
 
+  it('invalid requests to destructive endpoints name no id the target owns, so even a server that ignores the break acts on nothing', () => {
+    const target = mockTarget({ allowDestructive: false });
+    const known = knownIds(target);
+    const invalid = allProbes(contextOf(target)).filter((p) => p.endpoint.effect === 'destructive' && p.expect === 'invalid');
+    expect(new Set(invalid.map((p) => p.rule))).toEqual(new Set(['INPUT-400', 'LIMIT-WP-COMMAND']));
+    for (const p of invalid) {
+      expect(p.idsUnknown, p.title).toBe(true);
+      const text = `${p.request.url} ${p.request.body ?? ''}`.toLowerCase();
+      expect([...known].filter((id) => text.includes(id)), `${operation(p.endpoint)} ${p.title}`).toEqual([]);
+    }
+    // Where destructive requests are allowed, the breaks name real data: the break is then the only reason to refuse.
+    const allowed = allProbes(contextOf(mockTarget({ allowDestructive: true }))).filter((p) => p.endpoint.effect === 'destructive' && p.expect === 'invalid');
+    expect(allowed.length).toBeGreaterThan(0);
+    expect(allowed.filter((p) => p.idsUnknown)).toEqual([]);
+  });
+
   it('and each action endpoint gets a "needs --allow-destructive" skip for INPUT-ACCEPT', () => {
     const context = contextOf(mockTarget({ allowDestructive: false }));
     const skips = allSkips(context).filter((s) => s.rule === 'INPUT-ACCEPT');
