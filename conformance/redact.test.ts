@@ -33,6 +33,16 @@ describe('createRedactor', () => {
     expect(r.text(input)).toBe(want);
   });
 
+  it.each([
+    ['cut inside the value', '{"environment":{"sftp_password":"s3cr3t-pa'],
+    ['cut after an escape', '{"environment":{"sftp_password":"s3cr3t\\'],
+    ['whole, with an escaped quote', '{"sftp_password":"s3cr3t\\"x","n":1}'],
+  ])('redacts a secret field of text cut short by a cap: %s', (_, text) => {
+    const out = createRedactor([]).text(text);
+    expect(out).not.toContain('s3cr3t');
+    expect(out).toContain(`"sftp_password":"${REDACTED}"`);
+  });
+
   it('redacts secret fields in parsed values and learned values anywhere', () => {
     const learner = createRedactor([]);
     learner.learn({ environment: { sftp_password: SFTP } });

@@ -45,7 +45,8 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 
 /** `"sftp_password": <string or scalar>` in JSON text (objects and arrays as values are left alone). */
 const secretFieldPattern = (names: readonly string[]) =>
-  new RegExp(`("(?:${names.map(escapeRegex).join('|')})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|[\\w.+-]+)`, 'g');
+  // The string may be cut short (a capped body): an unterminated value is redacted to the end.
+  new RegExp(`("(?:${names.map(escapeRegex).join('|')})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*(?:"|\\\\?$)|[\\w.+-]+)`, 'g');
 
 export function createRedactor(secrets: readonly Secret[], fieldNames: readonly string[] = secretFieldNames): Redactor {
   const literals = new Map<string, string>();

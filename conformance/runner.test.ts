@@ -8,7 +8,7 @@ import { api } from '../spec/api.ts';
 import type { RuleId } from '../spec/model.ts';
 import { endpoint, inScope, operation } from '../spec/queries.ts';
 import { runConformance, type Suite } from './runner.ts';
-import type { Check, Exchange, Probe, ProbeResponse, Send, Target } from './types.ts';
+import type { Check, Exchange, Probe, ProbeResponse, Scenario, Send, Target } from './types.ts';
 
 const stubTarget: Target = {
   baseUrl: 'http://127.0.0.1:1/v2',
@@ -46,6 +46,7 @@ const fakeSend: Send = async (p) => {
 /** AUTH-401 expects 401 and fails probes whose title says "bad"; ERR-BODY warns on every error. */
 const auth401: Check = {
   rule: 'AUTH-401',
+  ownProbesOnly: true,
   applies: (e) => e.probe.rule === 'AUTH-401' && e.response !== undefined,
   check: (_, e) => (e.probe.title.includes('bad') ? { title: `bad ${e.probe.title}`, message: 'wanted 401' } : undefined),
 };
@@ -111,6 +112,16 @@ describe('runConformance', () => {
     expect(report.checks.find((c) => c.rule === 'ERR-BODY' && c.operation === 'GET /sites/{site_id}')?.outcome).toBe('passed');
   });
 
+  it('--only sends every probe for a check that judges any exchange, even when its rule has probes of its own', async () => {
+    const statusSet: Check = { rule: 'STATUS-SET', applies: (e) => e.response !== undefined, check: () => undefined };
+    const probes = [probe('AUTH-401', 'getSite', 'no key'), probe('STATUS-SET', 'listThemes', 'a conflict observed'), probe('INPUT-ACCEPT', 'getSite', 'valid read')];
+    const sent: string[] = [];
+    const recording: Send = (p) => (sent.push(p.title), fakeSend(p));
+    const report = await run(suite(probes, { checks: [auth401, statusSet] }), ['STATUS-SET'], recording);
+    expect(sent.sort()).toEqual(['a conflict observed', 'no key', 'valid read']);
+    expect(report.checks.find((c) => c.operation === 'GET /sites/{site_id}')).toMatchObject({ rule: 'STATUS-SET', outcome: 'passed' });
+  });
+
   it('--only reports only the chosen rules; a rule without probes of its own gets every probe as material', async () => {
     const probes = [probe('AUTH-401', 'getSite', 'no key'), probe('INPUT-ACCEPT', 'getSite', 'valid read')];
     const sent: string[] = [];
@@ -130,11 +141,32 @@ describe('runConformance', () => {
     expect(report.failures[0]).toMatchObject({ rule: 'INPUT-ACCEPT', transport: { kind: 'timeout' } });
   });
 
+  it('--only never hides a transport failure: it is reported under the probe\'s rule, with its own row', async () => {
+    const report = await run(suite([probe('INPUT-ACCEPT', 'getSite', 'timeout please')]), ['ERR-BODY']);
+    expect(report.ok).toBe(false);
+    expect(report.failures.map((f) => [f.rule, f.operation])).toEqual([['INPUT-ACCEPT', 'GET /sites/{site_id}']]);
+    expect(report.checks.filter((c) => c.rule === 'INPUT-ACCEPT')).toEqual([expect.objectContaining({ operation: 'GET /sites/{site_id}', outcome: 'failed' })]);
+    expect(report.summary.failed).toBe(1);
+  });
+
   it('reports a crashing check as a failure, not a pass', async () => {
     const crashing: Check = { rule: 'CONTENT-TYPE', applies: () => true, check: () => { throw new Error('boom'); } };
     const report = await run(suite([probe('INPUT-ACCEPT', 'getSite', 'read')], { checks: [crashing] }));
     expect(report.failures[0]).toMatchObject({ rule: 'CONTENT-TYPE', title: 'check crashed' });
     expect(report.failures[0]!.message).toMatch(/boom/);
+  });
+
+  it('a scenario that could not observe its property skips its rows with the reason: never a pass', async () => {
+    const scenario: Scenario = {
+      rule: 'STATE-SFTP-REMOVE',
+      endpoints: [endpoint('removeAdditionalSftpAccount'), endpoint('listAdditionalSftpAccounts')],
+      title: 'remove, then unlisted',
+      run: async () => ({ skip: 'the account is not listed to begin with' }),
+    };
+    const report = await run(suite([], { scenarioSources: [() => ({ scenarios: [scenario], skipped: [] })] }), ['STATE-SFTP-REMOVE']);
+    expect(report.checks.map((c) => c.operation).sort()).toEqual(scenario.endpoints.map(operation).sort());
+    for (const row of report.checks) expect(row).toMatchObject({ outcome: 'skipped', exchanges: 0, reason: expect.stringContaining('not listed to begin with') });
+    expect(report.ok).toBe(true);
   });
 
   it('runs scenarios after the probes, judges their exchanges and fails every row of a failed scenario', async () => {

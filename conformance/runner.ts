@@ -174,9 +174,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
         applies = false;
         if (inRules(check.rule)) record(sink, crash(check.rule, op, exchange, 'applies', error));
       }
-      if (!applies) continue;
+      if (!applies || !inRules(check.rule)) continue;
       owned ||= exchange.failure !== undefined;
-      if (!inRules(check.rule)) continue;
       tally(check.rule, op).exchanges++;
       let verdict: Verdict | undefined;
       try {
@@ -187,8 +186,9 @@ export async function runConformance(input: RunInput): Promise<Report> {
       }
       if (verdict) record(sink, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
     }
-    // A transport failure no check took is still the probe's failure: it must show.
-    if (exchange.failure && !owned && inRules(exchange.probe.rule)) {
+    // A transport failure no active check took is still the probe's failure: it must show, even
+    // under a rule --only left out, or a server that drops connections would pass a narrowed run.
+    if (exchange.failure && !owned) {
       tally(exchange.probe.rule, op).exchanges++;
       record(sink, {
         rule: exchange.probe.rule,
@@ -232,11 +232,17 @@ export async function runConformance(input: RunInput): Promise<Report> {
       return exchange;
     };
     const ops = scenario.endpoints.map(operation);
-    let outcome: { verdict?: Verdict; exchange?: Exchange };
+    let outcome: Awaited<ReturnType<Scenario['run']>>;
     try {
       outcome = await scenario.run(send);
     } catch (error) {
       outcome = { verdict: { title: 'scenario crashed', message: `The scenario "${scenario.title}" threw: ${messageOf(error)} (a suite bug, not a verdict on the server).` } };
+    }
+    if (outcome.skip !== undefined && !outcome.verdict) {
+      // Not observed is not passed: the rows get the reason, as a source's skip would give them.
+      for (const e of scenario.endpoints) skips.push({ rule: scenario.rule, endpoint: e, reason: outcome.skip });
+      progress('scenarios', i + 1, scenarios.length);
+      continue;
     }
     for (const op of ops) tally(scenario.rule, op).exchanges++;
     if (outcome.verdict) {
@@ -271,6 +277,11 @@ export async function runConformance(input: RunInput): Promise<Report> {
   };
   const rules = api.rules.filter((r) => inRules(r.id));
   const checksSummary = summarize(rules, { tallies, skips, sentTo, target, options });
+  // A failure under a rule --only left out (a transport failure) still gets its row.
+  for (const f of kept) {
+    if (inRules(f.rule) || (f.verdict.severity ?? 'error') !== 'error' || checksSummary.some((c) => c.rule === f.rule && c.operation === f.operation)) continue;
+    checksSummary.push({ rule: f.rule, operation: f.operation, outcome: 'failed', exchanges: tally(f.rule, f.operation).exchanges, reason: 'not chosen by --only, but the server gave no answer' });
+  }
   // Rows judged against the target itself (BASE-PATH) have no exchange; their failure is the row's.
   for (const row of checksSummary.filter((c) => c.operation === '*' && c.outcome === 'failed')) {
     kept.push({ rule: row.rule, operation: '*', verdict: { title: row.reason ?? 'failed', message: row.reason ?? '' }, probe: 'the base URL' });
@@ -317,11 +328,10 @@ export async function runConformance(input: RunInput): Promise<Report> {
  * With `--only`, the probes of the chosen rules; but a chosen rule that judges every exchange
  * and has no probes of its own (ERR-BODY, STATUS-SET, ...) needs all probes as material.
  */
+/** Under `--only`, the probes the active checks can judge: all of them unless every check judges only its own rule's. */
 function selectProbes(all: readonly Probe[], only: ReadonlySet<RuleId> | undefined, active: readonly Check[]): Probe[] {
-  if (!only) return [...all];
-  const withProbes = new Set(all.map((p) => p.rule));
-  const needsAll = active.some((c) => !withProbes.has(c.rule));
-  return needsAll ? [...all] : all.filter((p) => only.has(p.rule));
+  if (!only || active.some((c) => !c.ownProbesOnly)) return [...all];
+  return all.filter((p) => only.has(p.rule));
 }
 
 /** Remembers the secret field values of an exchange's bodies (sent and received). */

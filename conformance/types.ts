@@ -89,6 +89,11 @@ export interface Verdict {
  */
 export interface Check {
   readonly rule: RuleId;
+  /**
+   * The check judges only exchanges of probes carrying its own rule, so `--only` need send no
+   * other probe for it. Without it, every probe is material (ERR-BODY, STATUS-SET, ...).
+   */
+  readonly ownProbesOnly?: true;
   readonly applies: (exchange: Exchange) => boolean;
   readonly check: (context: CheckContext, exchange: Exchange) => Verdict | undefined;
 }
@@ -203,8 +208,11 @@ export interface Scenario {
   /** The endpoints the scenario exercises, the action first (each gets a report row for `rule`; failures name the action). */
   readonly endpoints: readonly Endpoint[];
   readonly title: string;
-  /** Runs the scenario; a verdict means the rule failed, `exchange` is the one to show. */
-  readonly run: (send: Send) => Promise<{ readonly verdict?: Verdict; readonly exchange?: Exchange }>;
+  /**
+   * Runs the scenario; a verdict means the rule failed, `exchange` is the one to show. `skip`
+   * says why the property could not be observed (a precondition no longer held): never a pass.
+   */
+  readonly run: (send: Send) => Promise<{ readonly verdict?: Verdict; readonly exchange?: Exchange; readonly skip?: string }>;
 }
 
 export type ScenarioSource = (context: ProbeContext) => { readonly scenarios: readonly Scenario[]; readonly skipped: readonly Skip[] };

@@ -219,7 +219,8 @@ export type Scope =
   /** Reads that name data by a path id (a read without ids has no data that could be missing). */
   | 'reads-with-ids'
   | 'acks'
-  | 'with-400'
+  /** Endpoints whose table lists 400 and that take input to malform (a body or a query). */
+  | 'with-400-and-input'
   | 'with-response-body'
   | { readonly endpoints: readonly string[] };
 

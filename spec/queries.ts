@@ -57,8 +57,8 @@ export function inScope(rule: Rule, e: Endpoint): boolean {
       return isRead(e) && e.pathParams.length > 0;
     case 'acks':
       return isAck(e);
-    case 'with-400':
-      return e.errors.includes(400);
+    case 'with-400-and-input':
+      return e.errors.includes(400) && (e.body !== undefined || e.queryParams.length > 0);
     case 'with-response-body':
       return !isAck(e);
   }

@@ -98,7 +98,8 @@ export const rules: readonly Rule[] = [
     title: 'Malformed or invalid requests answer 400 where the endpoint lists 400',
     statement: '400 | Bad request format | Malformed or invalid request',
     cite: { section: 'Errors' },
-    scope: 'with-400',
+    // The three SSH reads list 400 but take only a path id, whose malformed form READ-404 covers (400 or 404).
+    scope: 'with-400-and-input',
     conflicts: ['CONFLICT-CDN-CLEAR-400', 'CONFLICT-EDGE-CACHE-400', 'CONFLICT-THEMES-BODY-400'],
   },
   {

@@ -31,6 +31,7 @@ const unauthorized = expectationCheck('AUTH-401');
 
 export const auth401: Check = {
   rule: 'AUTH-401',
+  ownProbesOnly: true,
   applies: unauthorized.applies,
   check: (context, exchange) => unauthorized.check(context, exchange) ?? messageMeaning(exchange),
 };
@@ -42,6 +43,7 @@ const schemeOf = (exchange: Exchange): string => header(exchange.probe.request.h
 
 export const authSchemeCase: Check = {
   rule: 'AUTH-SCHEME-CASE',
+  ownProbesOnly: true,
   applies: (exchange) => exchange.probe.rule === 'AUTH-SCHEME-CASE' && (exchange.response !== undefined || exchange.failure !== undefined),
   check: (context: CheckContext, exchange: Exchange) => {
     if (exchange.failure) return transportVerdict(exchange.failure, 'any answer but 401');

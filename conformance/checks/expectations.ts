@@ -180,6 +180,7 @@ export const judgesExpectation = (rule: RuleId) => (exchange: Exchange): boolean
 /** The check of a rule whose probes carry an expectation (the `expect` of each probe decides). */
 export const expectationCheck = (rule: RuleId): Check => ({
   rule,
+  ownProbesOnly: true,
   applies: judgesExpectation(rule),
   check: judgeExpectation,
 });

@@ -51,3 +51,23 @@ describe('the check registry', () => {
     expect(verdicts).toEqual([[owner, 'no answer: timeout after 10000 ms']]);
   });
 });
+
+describe('ownProbesOnly is truthful', () => {
+  const expectations = ['unauthorized', 'not-found', 'invalid', 'valid', 'observe'] as const;
+  const own = checks.filter((c) => c.ownProbesOnly);
+
+  it('the expectation checks, and only they, judge nothing but their own rule\'s probes', () => {
+    expect(own.map((c) => c.rule).sort()).toEqual(
+      ['AUTH-401', 'AUTH-BEARER', 'AUTH-SCHEME-CASE', 'READ-404', 'INPUT-400', 'INPUT-ACCEPT', 'LIMIT-WP-COMMAND', 'LIMIT-EXP-INTERVAL', 'LIMIT-WEB-ROOT-SUBFOLDER'].sort(),
+    );
+  });
+
+  it.each(own.map((c) => [c.rule, c] as const))('%s never applies to a probe of another rule', (_, check) => {
+    for (const expect_ of expectations) {
+      for (const status of [200, 202, 400, 401, 404, 500]) {
+        expect(check.applies(exchange({ rule: 'ERR-BODY', expect: expect_, status, json: {} }))).toBe(false);
+      }
+      expect(check.applies(exchange({ rule: 'ERR-BODY', expect: expect_, failure: 'timeout' }))).toBe(false);
+    }
+  });
+});

@@ -11,8 +11,9 @@ const cases: [string, Case][] = [
   ['valid request refused with 400 (INPUT-ACCEPT judges it)', { given: { expect: 'valid', status: 400, json: err(400) }, want: 'pass' }],
   ['valid request answered 500', { given: { expect: 'valid', status: 500, json: err(500) }, want: /^server error 500\n.*valid under every reasonable reading[\s\S]*"Error occurred while processing the request"/ }],
   ['valid request answered 502 by a proxy', { given: { expect: 'valid', status: 502, text: '<html>Bad Gateway</html>', contentType: 'text/html' }, want: /^server error 502/ }],
-  ['observed request answered 503', { given: { rule: 'STATUS-SET', expect: 'observe', status: 503, json: err(503) }, want: /^server error 503\nThe server answered 503 to the request \(the server said/ }],
-  ['observed request answered 404', { given: { rule: 'STATUS-SET', expect: 'observe', status: 404, json: err(404) }, want: 'pass' }],
+  // An observed request may be invalid, and the letter may answer it 500: STATUS-SET judges it, not this check.
+  ['observed request answered 500', { given: { rule: 'STATUS-SET', expect: 'observe', endpoint: 'clearCdnCache', status: 500, json: err(500) }, want: 'skip' }],
+  ['observed request answered 404', { given: { rule: 'STATUS-SET', expect: 'observe', status: 404, json: err(404) }, want: 'skip' }],
   ['invalid request answered 500 (INPUT-400 judges it)', { given: { rule: 'INPUT-400', expect: 'invalid', status: 500, json: err(500) }, want: 'skip' }],
   ['unauthorized probe answered 500', { given: { rule: 'AUTH-401', expect: 'unauthorized', status: 500, json: err(500) }, want: 'skip' }],
   ['not-found probe answered 500', { given: { rule: 'READ-404', expect: 'not-found', status: 500, json: err(500) }, want: 'skip' }],

@@ -68,18 +68,22 @@ function fieldBreaks(field: Field, body: Record<string, unknown>): Break[] {
   return breaks;
 }
 
-/** Bodies that are not JSON, or not a JSON object (§Errors: "Malformed ... request"). */
-function wholeBodyBreaks(body: Record<string, unknown>): Break[] {
+/**
+ * Bodies that are not JSON, or not a JSON object (§Errors: "Malformed ... request"). A JSON `null`
+ * may read as no body at all, which is valid where no field is stated required: sent only where one is.
+ */
+function wholeBodyBreaks(endpoint: Endpoint, body: Record<string, unknown>): Break[] {
   const json = JSON.stringify(body);
+  const nullIsInvalid = (endpoint.body ?? []).some((f) => f.presence === 'required');
   return [
     { title: 'malformed JSON (closing brace missing)', body: { raw: json.slice(0, -1) } },
     { title: 'malformed JSON (not JSON at all)', body: { raw: 'not json' } },
-    ...[[], 'text', 42, null].map((value) => ({ title: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value} instead of an object`, body: { json: value } })),
+    ...[[], 'text', 42, ...(nullIsInvalid ? [null] : [])].map((value) => ({ title: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value} instead of an object`, body: { json: value } })),
   ];
 }
 
 function bodyBreaks(endpoint: Endpoint, body: Record<string, unknown>): Break[] {
-  return [...wholeBodyBreaks(body), ...(endpoint.body ?? []).flatMap((field) => fieldBreaks(field, body))];
+  return [...wholeBodyBreaks(endpoint, body), ...(endpoint.body ?? []).flatMap((field) => fieldBreaks(field, body))];
 }
 
 export const inputProbes: ProbeSource = (context: ProbeContext) => {
@@ -97,14 +101,6 @@ export const inputProbes: ProbeSource = (context: ProbeContext) => {
       const made = makeProbe(target, 'INPUT-400', 'invalid', title, { endpoint, credentials, ...parts });
       probes.push(idsUnknown ? { ...made, idsUnknown } : made);
     };
-    if (!endpoint.body && endpoint.queryParams.length === 0) {
-      skipped.push({
-        rule: 'INPUT-400',
-        endpoint,
-        reason: `the document states no constraint to break on ${operation(endpoint)}: its only input is the path id, and a non-UUID id may answer 400 or 404 (READ-404 observes it)`,
-      });
-      continue;
-    }
     if (!path.ok) {
       skipped.push({ rule: 'INPUT-400', endpoint, reason: path.reason });
       continue;

@@ -60,11 +60,12 @@ const uuidBodyFields = new Set(['environment_id', 'cdn_cache_id', 'notified_user
 
 /**
  * The ids an invalid request names: the tenant's real ones, so the break is the only reason to
- * refuse it; but on a destructive endpoint of a target where destructive requests are not allowed,
- * unknown ones, so that a server that ignores the break still has nothing to act on (§Safety).
+ * refuse it; but on an action of a target where destructive requests are not allowed, unknown
+ * ones, so that a server that ignores the break still has nothing to act on (§Safety). (A server
+ * that looks ids up before it validates then answers 404, which the check accepts: the price of safety.)
  */
 export function idsForInvalid(endpoint: Endpoint, target: Target, seed: number): { readonly path: Found<Record<string, string>>; readonly ids: Ids; readonly idsUnknown: boolean } {
-  if (target.allowDestructive || endpoint.effect !== 'destructive') return { path: pathOf(endpoint, target.main.ids), ids: target.main.ids, idsUnknown: false };
+  if (target.allowDestructive || endpoint.effect === 'read') return { path: pathOf(endpoint, target.main.ids), ids: target.main.ids, idsUnknown: false };
   return { path: found(unknownPath(endpoint, streamSeed(seed, 'unknown-ids'))), ids: {}, idsUnknown: true };
 }
 

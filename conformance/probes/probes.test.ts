@@ -9,7 +9,7 @@ import { queryValidators, requestValidators, type Validator } from '../../genera
 import { api } from '../../spec/api.ts';
 import { formatRegex } from '../../spec/formats.ts';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
-import { endpoint, inScope, isRead, operation } from '../../spec/queries.ts';
+import { endpoint, inScope, isRead, operation, rule } from '../../spec/queries.ts';
 import type { Exchange, Probe, ProbeContext, Send, Target } from '../types.ts';
 import { probeSources, scenarioSources } from './index.ts';
 import { basicAuthorization, bearer, buildRequest, credentialForms } from './request.ts';
@@ -179,6 +179,12 @@ describe('probes of a full target (every id discovered, destructive requests all
     }
   });
 
+  it('a JSON null body is asserted invalid only where the document marks a body field required', () => {
+    const withNull = new Set(probes.filter((p) => p.rule === 'INPUT-400' && p.request.body === 'null').map((p) => p.endpoint.name));
+    const stated = api.endpoints.filter((e) => inScope(rule('INPUT-400'), e) && (e.body ?? []).some((f) => f.presence === 'required')).map((e) => e.name);
+    expect([...withNull].sort()).toEqual(stated.sort());
+  });
+
   it('full-Unicode free text goes into search/replace and names', () => {
     const texts = probes
       .filter((p) => p.expect === 'valid' && ['searchAndReplace', 'createWpAdminUser'].includes(p.endpoint.name))
@@ -244,18 +250,18 @@ describe('safety: without --allow-destructive nothing positive reaches an action
     });
   }
 
-  it('invalid requests to destructive endpoints name no id the target owns, so even a server that ignores the break acts on nothing', () => {
+  it('no request to an action names an id the target owns, so even a server that ignores credentials or a broken field acts on nothing', () => {
     const target = mockTarget({ allowDestructive: false });
     const known = knownIds(target);
-    const invalid = allProbes(contextOf(target)).filter((p) => p.endpoint.effect === 'destructive' && p.expect === 'invalid');
-    expect(new Set(invalid.map((p) => p.rule))).toEqual(new Set(['INPUT-400', 'LIMIT-WP-COMMAND']));
-    for (const p of invalid) {
-      expect(p.idsUnknown, p.title).toBe(true);
+    const actions = allProbes(contextOf(target)).filter((p) => p.endpoint.effect !== 'read');
+    expect(new Set(actions.filter((p) => p.expect === 'invalid').map((p) => p.rule))).toEqual(new Set(['INPUT-400', 'LIMIT-WP-COMMAND', 'LIMIT-EXP-INTERVAL', 'LIMIT-WEB-ROOT-SUBFOLDER']));
+    for (const p of actions) {
+      if (p.expect === 'invalid') expect(p.idsUnknown, p.title).toBe(true);
       const text = `${p.request.url} ${p.request.body ?? ''}`.toLowerCase();
-      expect([...known].filter((id) => text.includes(id)), `${operation(p.endpoint)} ${p.title}`).toEqual([]);
+      expect([...known].filter((id) => text.includes(id)), `${operation(p.endpoint)} [${p.rule}] ${p.title}`).toEqual([]);
     }
     // Where destructive requests are allowed, the breaks name real data: the break is then the only reason to refuse.
-    const allowed = allProbes(contextOf(mockTarget({ allowDestructive: true }))).filter((p) => p.endpoint.effect === 'destructive' && p.expect === 'invalid');
+    const allowed = allProbes(contextOf(mockTarget({ allowDestructive: true }))).filter((p) => p.endpoint.effect !== 'read' && p.expect === 'invalid');
     expect(allowed.length).toBeGreaterThan(0);
     expect(allowed.filter((p) => p.idsUnknown)).toEqual([]);
   });
@@ -298,8 +304,8 @@ describe('coverage: every (rule, endpoint) pair in scope is probed or skipped wi
     }
     expect(uncovered, name).toEqual([]);
     if (target === targets[0]![1]) {
-      // Fully discovered and allowed: only the deliberate skips remain.
-      expect([...skipped].sort()).toEqual(['INPUT-400 getSftpPassword', 'INPUT-400 getSshAllowedIps', 'INPUT-400 getSshStatus']);
+      // Fully discovered and allowed: nothing is skipped.
+      expect([...skipped].sort()).toEqual([]);
       expect(scenarios.map((s) => s.rule).sort()).toEqual(scenarioRules.sort());
     }
   });
@@ -443,10 +449,11 @@ describe('state scenarios (fake server)', () => {
     for (const body of changes) expect(requestValidators.updateDnsRecords(body)).toBe(true);
   });
 
-  it('the SFTP scenario warns, not fails, when the account is not listed to begin with', async () => {
+  it('the SFTP scenario skips, neither passing nor failing, when the account is not listed to begin with', async () => {
     const target = mockTarget();
     const [scenario] = sftpRemoveScenarios(fast)(contextOf({ ...target, main: { ...target.main, ids: { ...target.main.ids, sftpAccountIds: ['00000000-0000-4000-8000-000000000000'] } } })).scenarios;
     const outcome = await scenario!.run(fakeServer({ lag: 0, applies: true }).send);
-    expect(outcome.verdict?.severity).toBe('warning');
+    expect(outcome.verdict).toBeUndefined();
+    expect(outcome.skip).toMatch(/is not in the environment's list .* so its removal cannot be observed/);
   });
 });
