@@ -4,7 +4,7 @@
  * optional id undefined (the probes that need it skip with a reason); only what the suite cannot
  * start without (an answer at all, an accepted key, the site, one environment) is an error.
  */
-import { endpoint, fillPath, operation } from '../spec/queries.ts';
+import { endpoint, fillPath, is2xx as isStatus2xx, operation } from '../spec/queries.ts';
 import type { DiscoveredIds, Exchange, Probe, ProbeResponse, Send } from './types.ts';
 
 /** The target cannot be used: unreachable, key refused, site not found. The CLI exits 2. */
@@ -39,7 +39,7 @@ const arrayAt = (v: unknown, ...path: string[]): unknown[] => {
   return Array.isArray(found) ? found : [];
 };
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const is2xx = (r: ProbeResponse | undefined): r is ProbeResponse => !!r && r.status >= 200 && r.status < 300;
+const is2xx = (r: ProbeResponse | undefined): r is ProbeResponse => !!r && isStatus2xx(r.status);
 
 /** A short account of an answer that is not a success, for messages. */
 function describe(exchange: Exchange): string {

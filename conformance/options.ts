@@ -76,7 +76,8 @@ export function parseBaseUrl(text: string): string {
 }
 
 function parseUuid(flag: string, text: string): string {
-  if (!formatRegex.uuid.test(text)) throw new UsageError(`${flag} must be a UUID, not '${text}'`);
+  // The value is not echoed: a key pasted into the wrong flag would land in a CI log.
+  if (!formatRegex.uuid.test(text)) throw new UsageError(`${flag} must be a UUID (8-4-4-4-12 hexadecimal digits); the value given is not one`);
   return text;
 }
 

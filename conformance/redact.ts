@@ -4,7 +4,7 @@
  * (`secretFieldNames`: `sftp_password`, `admin_password`) wherever they appear, and any value of
  * such a field seen in an exchange (`learn`), should a server echo it elsewhere.
  */
-import { secretFieldNames } from '../spec/queries.ts';
+import { escapeRegex, secretFieldNames } from '../spec/queries.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -41,7 +41,6 @@ export function secretForms(value: string): string[] {
   return [...forms].filter((f) => f.length > 0);
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `"sftp_password": <string or scalar>` in JSON text (objects and arrays as values are left alone). */
 const secretFieldPattern = (names: readonly string[]) =>

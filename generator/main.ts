@@ -139,6 +139,8 @@ export async function runGenerate(args: readonly string[]): Promise<number> {
     const ms = Math.round(performance.now() - started);
     if (drift.length === 0 && !documentChanged) {
       console.log(`${outShown} is up to date with the model (${expected.length} files, checked in ${ms} ms)`);
+      // Without the published document beside the repository, only the model's copy can be checked: say so.
+      if (!existsSync(sourceDocument)) console.log(`note: ${shown(sourceDocument)} not found; the model's copy ${shown(documentPath)} was not compared with it`);
       return 0;
     }
     if (drift.length > 0) {

@@ -96,7 +96,7 @@ const withBody = api.endpoints.filter((e) => e.body);
 const withQuery = api.endpoints.filter((e) => e.queryParams.length > 0);
 
 describe('generateValidators', () => {
-  it.each(files.map((f) => f.path))('generated/%s is the current output (else: npx tsx scripts/write-validators.ts)', (path) => {
+  it.each(files.map((f) => f.path))('generated/%s is the current output (else: npm run generate)', (path) => {
     expect(readFileSync(new URL(path, generatedDir), 'utf8') === contentsOf(path)).toBe(true);
   });
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { queryValidators, requestValidators } from '../generated/validators.js';
 import type { ValidationError, Validator } from '../generated/validators.js';
-import type { Acknowledgement, EndpointName } from '../generated/types.ts';
+import type { Acknowledgement, EndpointName, OperationKind } from '../generated/types.ts';
 import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
 import type { Endpoint } from '../spec/model.ts';
@@ -79,12 +79,8 @@ function readBody(endpoint: Endpoint, request: MockRequest): unknown {
     if (optional) return {};
     throw badRequest('a JSON body is required');
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(utf8.decode(request.body));
-  } catch {
-    throw badRequest('the body is not valid UTF-8 JSON');
-  }
+  const parsed = parseJsonBody(request);
+  if (parsed === undefined) throw badRequest('the body is not valid UTF-8 JSON');
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('the body must be a JSON object');
   const validate = (requestValidators as Partial<Record<string, Validator>>)[endpoint.name];
   if (validate && !validate(parsed)) throw badRequest('invalid body', { errors: problems(validate.errors) });
@@ -106,14 +102,28 @@ function readBody(endpoint: Endpoint, request: MockRequest): unknown {
 const withoutSecrets = (details: object) =>
   Object.fromEntries(Object.entries(details).filter(([key]) => !secretFieldNames.includes(key)));
 
+const IN_PROGRESS = 'The operation is in progress.';
+
+/** §Endpoints > Conventions: the 202 body, with a fresh `<kind>-<UUID v4>` operation id. */
+export const acknowledgementOf = (kind: OperationKind, message = IN_PROGRESS): Acknowledgement => ({
+  operation_id: `${kind}-${randomUUID()}`,
+  message,
+  status: 202,
+});
+
+/** The request body as JSON; undefined when it is not UTF-8 JSON. */
+export function parseJsonBody(request: MockRequest): unknown {
+  try {
+    return JSON.parse(utf8.decode(request.body));
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a refused body still says, for variants that accept it anyway: a JSON object or `{}`. */
 function lenientBody(request: MockRequest): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(utf8.decode(request.body));
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  const parsed = parseJsonBody(request);
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
 /**
@@ -169,11 +179,11 @@ export function createApp(store: Store, hooks: Hooks = {}): (request: MockReques
         params: route.params as never,
         query: query as never,
         body: body as never,
-        acknowledge: (target, details = {}, message = 'The operation is in progress.') => {
+        acknowledge: (target, details = {}, message = IN_PROGRESS) => {
           if (success.kind !== 'ack') throw new Error(`${endpoint!.name} is not an acknowledged action`);
-          const operation_id = `${success.operationKind}-${randomUUID()}` as const;
-          store.record({ operation_id, kind: success.operationKind, companyId: company.id, target, details: withoutSecrets(details) });
-          return { operation_id, message, status: 202 } satisfies Acknowledgement as never;
+          const ack = acknowledgementOf(success.operationKind, message);
+          store.record({ operation_id: ack.operation_id, kind: success.operationKind, companyId: company.id, target, details: withoutSecrets(details) });
+          return ack as never;
         },
       };
       const handler = effective[endpoint.name as EndpointName] as (c: Context<EndpointName>) => unknown;

@@ -1,6 +1,7 @@
 /** Routing in one place: the model's path templates, compiled once, matched per request. */
 import { api } from '../spec/api.ts';
 import type { Endpoint } from '../spec/model.ts';
+import { escapeRegex } from '../spec/queries.ts';
 
 export interface Route {
   readonly endpoint: Endpoint;
@@ -21,7 +22,7 @@ function compile(endpoint: Endpoint): CompiledRoute {
   const source = segments
     .map((segment) => {
       const param = /^\{([a-z_]+)\}$/.exec(segment);
-      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (!param) return escapeRegex(segment);
       names.push(param[1]!);
       return '([^/]+)';
     })

@@ -72,7 +72,10 @@ export const rule = (id: Rule['id']): Rule => {
 
 // Only syntax characters and `/`: under the `u` flag (ajv's default, and OpenAPI tools') any other
 // escaped character, e.g. `\-`, is a syntax error.
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** Text as a regular expression matching itself (`/` too, for patterns written between slashes). */
+export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+export const is2xx = (status: number): boolean => status >= 200 && status <= 299;
 const uuidBody = formats.uuid.pattern.slice(1, -1);
 
 /** `<kind>-<UUID>` for one kind, anchored (§Endpoints > Conventions). */

@@ -5,7 +5,7 @@
  * is judged here, as the probe's failure, and by no other check.
  */
 import type { Endpoint, RuleId } from '../../spec/model.ts';
-import { allowedErrorStatuses, conflictsOf } from '../../spec/queries.ts';
+import { allowedErrorStatuses, conflictsOf, escapeRegex } from '../../spec/queries.ts';
 import { formatRegex } from '../../spec/formats.ts';
 import type { Check, CheckContext, Exchange, TransportFailure, Verdict } from '../types.ts';
 import { describeSuccess, is2xx, successStatuses } from './success.ts';
@@ -47,7 +47,7 @@ export function pathParamsOf(endpoint: Endpoint, url: string): Record<string, st
     .split(/(\{[a-z_]+\})/)
     .map((part) => {
       const name = /^\{([a-z_]+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      if (name === undefined) return escapeRegex(part);
       names.push(name);
       return '([^/]*)';
     })

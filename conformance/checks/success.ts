@@ -18,4 +18,4 @@ export const isSuccess = (endpoint: Endpoint, status: number): boolean => succes
 export const describeSuccess = (endpoint: Endpoint): string =>
   isAck(endpoint) ? '202' : '2xx other than 202 and 204 (ASM-SYNC-SUCCESS-2XX)';
 
-export const is2xx = (status: number): boolean => status >= 200 && status <= 299;
+export { is2xx } from '../../spec/queries.ts';

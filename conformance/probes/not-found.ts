@@ -23,9 +23,7 @@ const foreignIds: Readonly<Record<string, (ids: DiscoveredIds) => readonly strin
   id: (ids) => [ids.companyId],
   site_id: (ids) => [ids.siteId],
   env_id: (ids) => ids.envIds,
-  target_env_id: (ids) => ids.envIds,
   domain_id: (ids) => (ids.domainId ? [ids.domainId] : []),
-  sftp_account_id: (ids) => ids.sftpAccountIds,
 };
 
 /** 404 where the endpoint may answer it (the check widens it to 400 for non-UUID ids where allowed). */

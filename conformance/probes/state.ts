@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
-import { endpoint as endpointNamed } from '../../spec/queries.ts';
+import { endpoint as endpointNamed, is2xx as isStatus2xx } from '../../spec/queries.ts';
 import type { Exchange, Probe, Scenario, ScenarioSource, Send, Skip, Verdict } from '../types.ts';
 import { probeLabelArb, probeRecordName, testNetAddressArb } from './inputs.ts';
 import { bearer, drawOne, makeProbe, streamSeed, type RequestParts } from './request.ts';
@@ -48,7 +48,7 @@ async function poll(send: Send, probe: Probe, until: (exchange: Exchange) => boo
   }
 }
 
-const is2xx = (exchange: Exchange): boolean => exchange.response !== undefined && exchange.response.status >= 200 && exchange.response.status <= 299;
+const is2xx = (exchange: Exchange): boolean => exchange.response !== undefined && isStatus2xx(exchange.response.status);
 
 const answered = (exchange: Exchange): string =>
   exchange.failure ? `no answer (${exchange.failure.kind}: ${exchange.failure.message})` : `HTTP ${exchange.response!.status}`;

@@ -1,5 +1,6 @@
 /** Small combinators that keep catalogue entries to a line or two each. */
 import type { EndpointName } from '../../generated/types.ts';
+import { is2xx } from '../../spec/queries.ts';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import type { MockResponse } from '../app.ts';
 import type { Hooks, Variant } from '../variant.ts';
@@ -18,7 +19,6 @@ export const fault = (name: string, rule: RuleId, endpoint: EndpointName | undef
 
 export const conformant = (name: string, description: string, hooks: Hooks): Variant => ({ name, kind: 'conformant', description, hooks });
 
-const is2xx = (status: number) => status >= 200 && status < 300;
 const named = (endpoint: Endpoint | undefined, name: EndpointName | undefined) => name === undefined || endpoint?.name === name;
 
 /** Rewrites the JSON body of successful answers of one endpoint (or all, without a name). */

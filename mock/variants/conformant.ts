@@ -3,14 +3,15 @@
  * document. The suite must pass every one; a failure is a false alarm.
  */
 import { requestValidators, type Validator } from '../../generated/validators.js';
-import type { MockResponse } from '../app.ts';
+import { is2xx } from '../../spec/queries.ts';
+import { acknowledgementOf, parseJsonBody, type MockResponse } from '../app.ts';
+import type { Endpoint } from '../../spec/model.ts';
 import { HttpError, renderError } from '../errors.ts';
 import { matchRoute } from '../router.ts';
 import { formatRegex } from '../../spec/formats.ts';
 import type { Hooks, Variant } from '../variant.ts';
 import { combine, conformant, editError, editSuccess, everyObject, replaceAnswer, withHeaders } from './build.ts';
 
-const is2xx = (status: number) => status >= 200 && status < 300;
 const openSetFields = new Set(['status', 'type', 'update', 'update_status', 'image_optimization_type', 'permission']);
 
 /** Counts calls, one counter per variant that needs one. */
@@ -34,7 +35,7 @@ const letterDnsRead = replaceAnswer('listDnsRecords', (r) => r.status === 404, (
 const letterCdnEdge: Hooks = {
   respond: (endpoint, _request, response) => {
     if ((endpoint?.name !== 'clearCdnCache' && endpoint?.name !== 'setEdgeCachingStatus') || response.status !== 400) return response;
-    return ackLater(endpoint.success.kind === 'ack' ? endpoint.success.operationKind : '', response);
+    return ackLater(endpoint, response);
   },
 };
 const letterThemes: Hooks = { judgeInput: (endpoint, _body, reference) => (endpoint.name === 'listThemes' ? undefined : reference) };
@@ -42,7 +43,7 @@ const letterActions: Hooks = {
   respond: (endpoint, _request, response) => {
     if (!endpoint || endpoint.effect === 'read' || response.status !== 404) return response;
     if (endpoint.errors.includes(400)) return { ...response, status: 400, body: renderError(new HttpError(400, 'Bad request format: unknown resource')) };
-    return ackLater(endpoint.success.kind === 'ack' ? endpoint.success.operationKind : '', response);
+    return ackLater(endpoint, response);
   },
 };
 
@@ -86,13 +87,7 @@ export const conformantVariants: readonly Variant[] = [
     respond: (endpoint, request, response) => {
       if (!endpoint?.body || response.status !== 401 || !endpoint.errors.includes(400)) return response;
       const validate = (requestValidators as Partial<Record<string, Validator>>)[endpoint.name];
-      let body: unknown;
-      try {
-        body = JSON.parse(request.body.toString('utf8'));
-      } catch {
-        body = undefined;
-      }
-      return validate?.(body) ? response : { ...response, status: 400, body: renderError(new HttpError(400)) };
+      return validate?.(parseJsonBody(request)) ? response : { ...response, status: 400, body: renderError(new HttpError(400)) };
     },
   }),
   conformant('letter-dns-read', 'CONFLICT-DNS-READ-404, letter side: an unknown domain lists no records with 200 (no 404).', letterDnsRead),
@@ -111,6 +106,6 @@ export const conformantVariants: readonly Variant[] = [
 ];
 
 /** A 202 acknowledgement for a request the letter side accepts and lets fail later. */
-function ackLater(kind: string, response: MockResponse): MockResponse {
-  return { ...response, status: 202, body: { operation_id: `${kind}-${crypto.randomUUID()}`, message: 'The operation is in progress.', status: 202 } };
+function ackLater(endpoint: Endpoint, response: MockResponse): MockResponse {
+  return endpoint.success.kind === 'ack' ? { ...response, status: 202, body: acknowledgementOf(endpoint.success.operationKind) } : response;
 }

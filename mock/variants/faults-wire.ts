@@ -3,10 +3,10 @@
  * transport: one broken detail each, on a named endpoint.
  */
 import { randomUUID } from 'node:crypto';
+import { is2xx } from '../../spec/queries.ts';
 import type { Variant } from '../variant.ts';
 import { editError, editSuccess, fault, replaceAnswer, withHeaders } from './build.ts';
 
-const is2xx = (status: number) => status >= 200 && status < 300;
 
 export const errorBodyFaults: readonly Variant[] = [
   fault('error-body-without-message', 'ERR-BODY', 'getSite', 'Error bodies of GET /sites/{site_id} have no `message`.', editError('getSite', ({ message: _, ...rest }) => rest)),
