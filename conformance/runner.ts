@@ -7,7 +7,7 @@
  */
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
-import { conflictsOf, inScope, isAck, operation } from '../spec/queries.ts';
+import { conflictsOf, inScope, operation } from '../spec/queries.ts';
 import { mapConcurrently } from './concurrently.ts';
 import { curlFor } from './curl.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
@@ -482,28 +482,12 @@ function conflictNotes(sentTo: ReadonlyMap<string, number>, options: CheckOption
     });
 }
 
-const hasBody = (e: Endpoint) => (e.body?.length ?? 0) > 0;
 /** Which endpoints make an assumption matter; `always` for the transport's own. */
-const assumptionScope: Readonly<Record<string, ((e: Endpoint) => boolean) | 'always' | 'never'>> = {
-  'ASM-WPA-QUERY-EMAIL': (e) => e.name === 'checkWpAdminUserExists',
-  'ASM-SYNC-SUCCESS-2XX': (e) => !isAck(e),
-  'ASM-TAG-GROUPS': 'never',
-  'ASM-ENVIRONMENT-ID-UUID': (e) => e.body?.some((f) => f.name === 'environment_id') ?? false,
-  'ASM-WP-WHITESPACE-ASCII': (e) => e.name === 'runWpCliCommand',
-  'ASM-IPV4-MASK': (e) => e.name === 'listEnvironments',
-  'ASM-HOSTNAME-DNS': (e) => ['listDnsRecords', 'getSite', 'listEnvironments'].includes(e.name),
-  'ASM-EXP-INTERVAL-OUTSIDE': (e) => e.name === 'changeSshExpirationInterval',
-  'ASM-THROTTLE-429': 'always',
-  'ASM-THEMES-BODY': (e) => e.name === 'listThemes',
-  'ASM-NOT-SHOWN-FIELDS-SENT': hasBody,
-};
-
 function assumptionNotes(sentTo: ReadonlyMap<string, number>, throttled: number): string[] {
   const exercised = api.endpoints.filter((e) => (sentTo.get(e.name) ?? 0) > 0);
   return api.assumptions
     .filter((a) => {
-      const scope = assumptionScope[a.id] ?? 'always';
-      return scope === 'always' || (scope !== 'never' && exercised.some(scope));
+      return a.scope === 'all' || exercised.some((e) => inScope(a, e));
     })
     .map((a) => `${a.id} (assumed): ${a.choice}${a.id === 'ASM-THROTTLE-429' ? ` This run waited out ${throttled} answer${throttled === 1 ? '' : 's'} of 429.` : ''}`);
 }

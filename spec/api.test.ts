@@ -264,6 +264,13 @@ describe('gaps: assumptions, conflicts and unknowns are referenced and well form
     }
   });
 
+  it('scopes of rules and assumptions name only endpoints of the model', () => {
+    const names = new Set(api.endpoints.map((e) => e.name));
+    for (const entry of [...api.rules, ...api.assumptions]) {
+      if (typeof entry.scope === 'object') for (const name of entry.scope.endpoints) expect([entry.id, names.has(name)]).toEqual([entry.id, true]);
+    }
+  });
+
   it('references only assumption and unknown ids that exist', () => {
     const referenced = new Set([...ids.matchAll(/"((?:ASM|UNK)-[A-Z0-9-]+)"/g)].map((m) => m[1]!));
     const defined = new Set<string>([...api.assumptions.map((a) => a.id), ...api.unknowns.map((u) => u.id)]);

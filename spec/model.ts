@@ -221,6 +221,8 @@ export type Scope =
   | 'acks'
   /** Endpoints whose table lists 400 and that take input to malform (a body or a query). */
   | 'with-400-and-input'
+  /** Endpoints that take a request body. */
+  | 'with-body'
   | 'with-response-body'
   | { readonly endpoints: readonly string[] };
 
@@ -252,6 +254,8 @@ export interface Assumption {
   readonly choice: string;
   readonly why: string;
   readonly cite: Cite;
+  /** The endpoints whose requests or answers the choice shapes (reports list it when they were exercised). */
+  readonly scope: Scope;
 }
 
 /**

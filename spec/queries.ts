@@ -44,8 +44,8 @@ export function mockErrorStatuses(e: Endpoint): readonly ErrorStatus[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-/** Whether a rule's scope covers an endpoint. */
-export function inScope(rule: Rule, e: Endpoint): boolean {
+/** Whether a rule's (or an assumption's) scope covers an endpoint. */
+export function inScope(rule: Pick<Rule, 'scope'>, e: Endpoint): boolean {
   const scope = rule.scope;
   if (typeof scope === 'object') return scope.endpoints.includes(e.name);
   switch (scope) {
@@ -59,6 +59,8 @@ export function inScope(rule: Rule, e: Endpoint): boolean {
       return isAck(e);
     case 'with-400-and-input':
       return e.errors.includes(400) && (e.body !== undefined || e.queryParams.length > 0);
+    case 'with-body':
+      return e.body !== undefined;
     case 'with-response-body':
       return !isAck(e);
   }
