@@ -13,7 +13,7 @@ import { dnsUpdateScenarios, sftpRemoveScenarios } from './state.ts';
 
 export { acceptProbes, authProbes, conflictProbes, dnsUpdateScenarios, inputProbes, limitProbes, notFoundProbes, sftpRemoveScenarios };
 export { DEFAULT_INTERVAL_MS, DEFAULT_WINDOW_MS, type PollOptions } from './state.ts';
-export { buildRequest, credentialForms, makeProbe, type Credentials, type RequestSpec } from './request.ts';
+export { buildRequest, makeProbe, type Credentials, type RequestSpec } from './request.ts';
 
 export const probeSources: readonly ProbeSource[] = [authProbes, notFoundProbes, inputProbes, limitProbes, acceptProbes, conflictProbes];
 

@@ -41,14 +41,6 @@ export interface RequestSpec extends RequestParts {
 /** `Basic` credentials for a key: RFC 7617 user-id `key`, empty password. */
 export const basicAuthorization = (key: string): string => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 
-/**
- * Every form in which a probe may carry an API key: the key itself, its `Basic` encoding and its
- * URL encoding. Redaction must hide all of them (a base64 key is as secret as the key).
- */
-export function credentialForms(key: string): readonly string[] {
-  return [...new Set([key, Buffer.from(`${key}:`).toString('base64'), encodeURIComponent(key)])];
-}
-
 export function buildRequest(target: Target, spec: RequestSpec): ProbeRequest {
   const headers: Record<string, string> = { accept: 'application/json' };
   const query: Record<string, string> = { ...spec.query };
