@@ -3,8 +3,11 @@
  * module is imported only when it runs, so `help` stays instant and a command pays only for
  * what it uses. Exit codes: 0 success, 1 the command's check failed, 2 bad usage.
  */
+import { inspect } from 'node:util';
 import { conformFlags } from '../conformance/flags.ts';
-import { UsageError, type Command } from './command.ts';
+import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
+import type { Sanitizer, Secret } from '../sanitize/sanitizer.ts';
+import { SetupError, UsageError, type Command } from './command.ts';
 
 const PROGRAM = 'hosted-site-contract';
 
@@ -29,15 +32,18 @@ const commands: readonly Command[] = [
       '--host HOST   address to listen on (default 127.0.0.1)',
       '--port PORT   port to listen on, 0 for any free port (default 4010)',
       '--fault NAME  run as a variant of the catalogue: a fault or a conformant variant (self-test --list)',
+      '',
+      `acknowledged operations: the newest ${MAX_KEPT_OPERATIONS} are kept in memory, the oldest dropped first`,
+      'exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad usage or cannot listen (port in use, unknown host)',
     ],
-    run: async (args) => (await import('../mock/cli.ts')).runMock(args),
+    run: async (args, { sanitizer }) => (await import('../mock/cli.ts')).runMock(args, sanitizer),
   },
   {
     name: 'conform',
     summary: 'check an API against the document (without --base-url: the embedded mock); exit 1 on any failure',
     usage: 'conform [--base-url URL --api-key KEY --site-id UUID] [--reporter console|json|junit]... [--output FILE] [more: help conform]',
     flags: conformFlags,
-    run: async (args) => (await import('../conformance/cli.ts')).runConform(args),
+    run: async (args, { sanitizer }) => (await import('../conformance/cli.ts')).runConform(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, sanitizer }),
   },
   {
     name: 'self-test',
@@ -89,15 +95,56 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(commandHelp(command));
     return 0;
   }
+  const sanitizer = await processSanitizer(args, process.env);
+  const fail = (message: string) => console.error(sanitizer.text(`${PROGRAM} ${command.name}: ${message}`).replace(/\s*[\r\n]+\s*/g, ' '));
+  onCrash((error) => {
+    fail(`internal error: ${sanitizer.message(error)} (a bug of ${PROGRAM}, not a verdict; HOSTED_SITE_CONTRACT_DEBUG=1 shows where)`);
+    if (process.env.HOSTED_SITE_CONTRACT_DEBUG) console.error(sanitizer.text(inspect(error)));
+  });
   try {
-    return await command.run(args);
+    return await command.run(args, { sanitizer });
   } catch (error) {
-    if (error instanceof UsageError) return usageError(error.message, command);
+    if (error instanceof UsageError) return usageError(sanitizer.text(error.message), command);
+    if (error instanceof SetupError) {
+      fail(error.message);
+      return 2;
+    }
     // A failure while running (not a usage error): one line, the stack only when asked for.
-    console.error(`${PROGRAM} ${command.name}: ${error instanceof Error ? error.message : String(error)}`);
-    if (process.env.HOSTED_SITE_CONTRACT_DEBUG) console.error(error);
+    fail(error instanceof Error ? error.message : String(error));
+    if (process.env.HOSTED_SITE_CONTRACT_DEBUG) console.error(sanitizer.text(inspect(error)));
     return 1;
   }
+}
+
+/**
+ * The sanitizer of this process, knowing every key the command line and the environment name:
+ * the values of flags and variables named like a key or a password (a mistyped flag's value too).
+ */
+async function processSanitizer(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Sanitizer> {
+  const { Sanitizer, keySecret } = await import('../sanitize/sanitizer.ts');
+  const secrets: Secret[] = [];
+  const secretName = /key|password|secret|token/i;
+  for (const [name, value] of Object.entries(env)) {
+    if (value && name.startsWith('HSC_') && secretName.test(name)) secrets.push(keySecret(value, name));
+  }
+  args.forEach((arg, i) => {
+    const flag = /^--([^=]+)(?:=(.*))?$/s.exec(arg);
+    if (!flag || !secretName.test(flag[1]!)) return;
+    const value = flag[2] ?? args[i + 1];
+    const name = `HSC_${flag[1]!.toUpperCase().replace(/-/g, '_')}`;
+    if (value) secrets.push(keySecret(value, name));
+  });
+  return new Sanitizer(secrets);
+}
+
+/** An error nobody caught (a bug): reported through `report`, one line, and the process exits 2. */
+function onCrash(report: (error: unknown) => void): void {
+  const handle = (error: unknown) => {
+    report(error);
+    process.exit(2);
+  };
+  process.on('uncaughtException', handle);
+  process.on('unhandledRejection', handle);
 }
 
 function usageError(message: string, command?: Command): number {

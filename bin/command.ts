@@ -3,6 +3,7 @@
  * imports: the dispatcher loads a command's module only when that command runs.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Sanitizer } from '../sanitize/sanitizer.ts';
 
 type FlagOptions = NonNullable<ParseArgsConfig['options']>;
 
@@ -14,13 +15,32 @@ export interface Command {
   readonly usage: string;
   /** Flag descriptions for `help <command>`, one per line. */
   readonly flags?: readonly string[];
-  /** Runs the command and resolves to its exit code; throws `UsageError` for bad arguments. */
-  readonly run: (args: readonly string[]) => Promise<number>;
+  /**
+   * Runs the command and resolves to its exit code; throws `UsageError` for bad arguments and
+   * `SetupError` when the environment keeps it from running.
+   */
+  readonly run: (args: readonly string[], context: CommandContext) => Promise<number>;
+}
+
+export interface CommandContext {
+  /**
+   * The process's one sanitizer: it knows the keys of the command line and the environment, and
+   * whatever secret the command learns; the dispatcher passes its error messages through it too.
+   */
+  readonly sanitizer: Sanitizer;
 }
 
 /** Bad arguments: the dispatcher prints the message on one line with the usage and exits 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/**
+ * The environment keeps the command from running (a port in use, an unwritable report file, a
+ * target it cannot use): one line, no usage, exit 2. Exit 1 stays "the check failed".
+ */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
 }
 
 /** `node:util` parseArgs, strict, no positionals; its errors become one-line `UsageError`s. */

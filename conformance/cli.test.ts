@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCompanies } from '../mock/fixtures.ts';
 import { api } from '../spec/api.ts';
 import { inScope, operation } from '../spec/queries.ts';
-import { secretForms } from './redact.ts';
 import { wellFormed } from './report/well-formed.ts';
 import type { Report } from './types.ts';
 
@@ -31,21 +31,26 @@ function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ co
 }
 
 const UUID = '11111111-1111-4111-8111-111111111111';
-const live = ['--base-url', 'http://127.0.0.1:1/v2', '--api-key', 'k', '--site-id', UUID];
+const KEY = 'test-key-0123456789';
+const live = ['--base-url', 'http://127.0.0.1:1/v2', '--api-key', KEY, '--site-id', UUID];
 
 describe('usage errors: exit 2, one line, no stack trace', () => {
   it.each([
-    ['a base URL not ending in /v2', ['--base-url', 'http://127.0.0.1:1/v3', '--api-key', 'k', '--site-id', UUID], /--base-url must end in \/v2/],
+    ['a base URL not ending in /v2', ['--base-url', 'http://127.0.0.1:1/v3', '--api-key', KEY, '--site-id', UUID], /--base-url must end in \/v2/],
     ['a base URL that is not a URL', ['--base-url', 'localhost:80'], /--base-url/],
     ['an unknown --only rule', ['--only', 'AUTH-401,NOPE'], /unknown rule NOPE/],
-    ['--other-api-key without --other-site-id', [...live, '--other-api-key', 'o'], /--other-api-key needs --other-site-id/],
+    ['--other-api-key without --other-site-id', [...live, '--other-api-key', 'other-key-0123456789'], /--other-api-key needs --other-site-id/],
     ['--runs 0', ['--runs', '0'], /--runs needs a whole number/],
     ['--runs 1.5', ['--runs', '1.5'], /--runs needs a whole number/],
     ['--base-url without a key', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID], /needs an API key/],
-    ['a site id that is not a UUID', ['--base-url', 'http://127.0.0.1:1/v2', '--api-key', 'k', '--site-id', 'abc'], /--site-id must be a UUID/],
+    ['a site id that is not a UUID', ['--base-url', 'http://127.0.0.1:1/v2', '--api-key', KEY, '--site-id', 'abc'], /--site-id must be a UUID/],
     ['an unknown reporter', ['--reporter', 'xml'], /--reporter must be/],
     ['json and junit without --output', ['--reporter', 'json', '--reporter', 'junit'], /need --output/],
     ['an unknown flag', ['--fast'], /unknown option '--fast'/],
+    ['--max-wait-s that is not a number', ['--max-wait-s', 'soon'], /--max-wait-s needs a whole number from 0/],
+    ['--max-body-kb 0', ['--max-body-kb', '0'], /--max-body-kb needs a whole number from 1/],
+    ['--output naming a directory', ['--reporter', 'json', '--output', tmpdir()], /--output: .* is a directory, not a file/],
+    ['--output inside a file', ['--reporter', 'json', '--output', `${fileURLToPath(import.meta.url)}/report.json`], /--output: no directory/],
   ])('%s', async (_, args, message) => {
     const { code, stdout, stderr } = await cli(args);
     expect(code).toBe(2);
@@ -53,6 +58,42 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message);
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  // Secrets in the wrong place: the message says what is wrong and never echoes them.
+  const SECRET = 'pa55-w0rd-of-the-user';
+  it.each([
+    ['a base URL carrying credentials', ['--base-url', `http://user:${SECRET}@127.0.0.1:1/v2`, '--site-id', UUID], {}, /must not carry credentials/],
+    ['an unparsable base URL carrying credentials', ['--base-url', `http://user:${SECRET}@[::1/v2`, '--site-id', UUID], {}, /does not parse as a URL, so it is not echoed/],
+    ['a base URL with a key in its query', ['--base-url', `http://127.0.0.1:1/v2?api_key=${SECRET}`, '--site-id', UUID], {}, /must not carry a query string/],
+    ['a key with a line break', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID], { HSC_API_KEY: `${SECRET}\nsecond-line` }, /HSC_API_KEY holds a character an HTTP header cannot carry \(U\+000A at position 22\)/],
+    ['a key beyond Latin-1', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID, '--api-key', `${SECRET}\u2028`], {}, /--api-key value holds a character .* \(U\+2028 at position 22\)/],
+    ['a key given to a mistyped flag', ['--api-kye', SECRET], {}, /unknown option '--api-kye'/],
+  ])('%s: exit 2, not echoed', async (_, args, env, message) => {
+    const { code, stdout, stderr } = await cli(args, env as NodeJS.ProcessEnv);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toContain(SECRET);
+    expect(stderr).not.toContain(SECRET.slice(0, 12));
+  });
+
+  it('an unwritable --output is found before the first request', async () => {
+    let requests = 0;
+    const server = createHttpServer((_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const { code, stderr } = await cli(['--base-url', `http://127.0.0.1:${port}/v2`, '--site-id', UUID, '--reporter', 'junit', '--output', '/proc/version/report.xml'], { HSC_API_KEY: KEY });
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/--output: no directory/);
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 
@@ -99,7 +140,9 @@ describe('the default run against the embedded mock', () => {
   });
 
   it('names no key of the mock', () => {
-    for (const company of seedCompanies()) for (const form of secretForms(company.apiKey)) expect(run.stdout + run.stderr).not.toContain(form);
+    for (const { apiKey } of seedCompanies()) {
+      for (const form of [apiKey, encodeURIComponent(apiKey), Buffer.from(`${apiKey}:`).toString('base64'), apiKey.slice(0, 12)]) expect(run.stdout + run.stderr).not.toContain(form);
+    }
   });
 });
 

@@ -2,20 +2,23 @@
  * `hosted-site-contract conform`: checks an implementation of the API against the document.
  * Without `--base-url` it starts the embedded mock and checks that (destructive requests allowed);
  * with it, it checks the live API starting from `--site-id`. Exit 0 conforms, 1 a check failed,
- * 2 bad usage or a target the suite cannot use (one line, no stack trace).
+ * 2 bad usage or a target the suite cannot use (one line, no stack trace). Every byte it writes,
+ * to a stream or a file, passes the one sanitizer.
  */
 import { writeFile } from 'node:fs/promises';
-import { UsageError } from '../bin/command.ts';
+import { SetupError, UsageError } from '../bin/command.ts';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { LETTER_VARIANT } from '../mock/variants/conformant.ts';
+import { keySecret, Sanitizer, type SanitizedStream } from '../sanitize/sanitizer.ts';
+import { bytes } from './body.ts';
 import { discover, DiscoveryError, type Discovery } from './discovery.ts';
 import { createTransport } from './http.ts';
+import { MAX_JSON_DEPTH } from './json.ts';
 import { parseConformArgs, type ConformOptions, type Destination } from './options.ts';
-import { createRedactor } from './redact.ts';
 import { createProgress, finalLine, renderConsole } from './report/console.ts';
 import { renderJson } from './report/json.ts';
 import { renderJunit } from './report/junit.ts';
-import { runConformance, secretsOf, type Suite } from './runner.ts';
+import { runConformance, type Suite } from './runner.ts';
 import type { Report, Target } from './types.ts';
 
 const PREFIX = 'hosted-site-contract conform';
@@ -26,33 +29,55 @@ export interface ConformIo {
   readonly env: NodeJS.ProcessEnv;
   /** The suite to apply (tests pass their own); default: every check, probe and scenario. */
   readonly suite?: Suite;
+  /** The process's sanitizer (the CLI's dispatcher passes its own); default: a new one. */
+  readonly sanitizer?: Sanitizer;
 }
 
 const defaultIo = (): ConformIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 
+interface Endpoints {
+  readonly baseUrl: string;
+  readonly main: { readonly apiKey: string; readonly siteId: string };
+  readonly other?: { readonly apiKey: string; readonly siteId: string };
+}
+
 export async function runConform(args: readonly string[], io: ConformIo = defaultIo()): Promise<number> {
+  const sanitizer = io.sanitizer ?? new Sanitizer();
+  const stdout = sanitizer.writer(io.stdout);
+  const stderr = sanitizer.writer(io.stderr);
   const options = parseConformArgs(args, io.env);
+  if (options.live) sanitizer.add(keySecret(options.live.apiKey, 'HSC_API_KEY'));
+  if (options.other) sanitizer.add(keySecret(options.other.apiKey, 'HSC_OTHER_API_KEY'));
   const suite = io.suite ?? (await import('./suite.ts')).defaultSuite;
-  const progress = createProgress(io.stderr);
-  const send = createTransport({ timeoutMs: options.timeoutMs, rate: options.rate, connections: options.concurrency * 2 });
+  const progress = createProgress(stderr);
+  const send = createTransport({
+    timeoutMs: options.timeoutMs,
+    rate: options.rate,
+    connections: options.concurrency * 2,
+    maxWaitMs: options.maxWaitS * 1000,
+    bodyCap: options.maxBodyKb * 1024,
+    sanitizer,
+  });
   let mock: RunningMock | undefined;
   try {
-    let endpoints: { baseUrl: string; main: { apiKey: string; siteId: string }; other?: { apiKey: string; siteId: string } };
+    let endpoints: Endpoints;
     if (options.live) {
       endpoints = { baseUrl: options.live.baseUrl, main: options.live, ...(options.other ? { other: options.other } : {}) };
     } else {
       // The reference mock takes the reading side of several conflicts; --strict asks for the letter.
       const variantName = options.mockVariant ?? (options.strict ? LETTER_VARIANT : undefined);
-      mock = await startMock({ port: 0, ...(variantName ? { variant: await checkedVariant(variantName) } : {}) });
+      const variant = variantName ? await checkedVariant(variantName) : undefined;
+      try {
+        mock = await startMock({ port: 0, ...(variant ? { variant } : {}) });
+      } catch (error) {
+        throw new SetupError(`cannot start the embedded mock: ${(error as Error).message}`);
+      }
       const f = mock.fixtures;
       endpoints = { baseUrl: mock.url, main: { apiKey: f.apiKey, siteId: f.siteId }, other: { apiKey: f.otherApiKey, siteId: f.otherSiteId } };
+      sanitizer.add(keySecret(f.apiKey, 'HSC_API_KEY'));
+      sanitizer.add(keySecret(f.otherApiKey, 'HSC_OTHER_API_KEY'));
       progress.say(`no --base-url: testing the embedded mock${variantName ? ` (variant ${variantName})` : ''} at ${mock.url}`);
     }
-    const keys = createRedactor(
-      [endpoints.main.apiKey, endpoints.other?.apiKey]
-        .filter((v): v is string => !!v)
-        .map((value, i) => ({ value, name: i ? 'HSC_OTHER_API_KEY' : 'HSC_API_KEY' })),
-    );
 
     const startedAt = Date.now();
     let main: Discovery;
@@ -63,7 +88,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     } catch (error) {
       if (!(error instanceof DiscoveryError)) throw error;
       progress.end();
-      io.stderr.write(`${PREFIX}: ${keys.text(error.message)}\n`);
+      stderr.write(`${PREFIX}: ${sanitizer.message(error)}\n`);
       return 2;
     }
 
@@ -83,17 +108,30 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       concurrency: options.concurrency,
       send,
       suite,
+      sanitizer,
       onProgress: progress.update,
       notes: [...main.notes, ...(other?.notes.map((n) => n.replace(/^discovery:/, 'discovery (other company):')) ?? [])],
       priorRequests: main.requests + (other?.requests ?? 0),
       startedAt,
-      reportOptions: { timeoutMs: options.timeoutMs, rate: options.rate ?? null, reporters: options.destinations.map((d) => d.reporter) },
+      reportOptions: {
+        timeoutMs: options.timeoutMs,
+        rate: options.rate ?? null,
+        maxWaitS: options.maxWaitS,
+        maxBodyKb: options.maxBodyKb,
+        maxJsonDepth: MAX_JSON_DEPTH,
+        reporters: options.destinations.map((d) => d.reporter),
+      },
     });
     progress.end();
-    // The runner redacted the report; this second pass over the rendered text guards the keys.
-    const safe = createRedactor(secretsOf(target));
-    await writeReports(report, options, io, (text) => safe.text(text));
-    return report.ok ? 0 : 1;
+    const waited = send.stats().waitedMs;
+    const bounded: Report = {
+      ...report,
+      notes: [
+        ...report.notes,
+        `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); 429s waited out for ${(waited / 1000).toFixed(1)} s of the run's ${options.maxWaitS} s (--max-wait-s)`,
+      ],
+    };
+    return (await writeReports(bounded, options, io, { stdout, stderr, sanitizer })) ?? (report.ok ? 0 : 1);
   } finally {
     progress.end();
     await send.close();
@@ -109,19 +147,35 @@ async function checkedVariant(name: string) {
   return variant;
 }
 
-async function writeReports(report: Report, options: ConformOptions, io: ConformIo, redact: (text: string) => string): Promise<void> {
+/**
+ * Writes every report through the sanitizing streams, files through the sanitizer too. A file
+ * that cannot be written (checked before the run, but a disk may fill) is one line and exit 2.
+ */
+async function writeReports(
+  report: Report,
+  options: ConformOptions,
+  io: ConformIo,
+  out: { stdout: SanitizedStream; stderr: SanitizedStream; sanitizer: Sanitizer },
+): Promise<number | undefined> {
   const consoleChosen = options.destinations.some((d) => d.reporter === 'console');
+  let failed: number | undefined;
   for (const d of options.destinations) {
-    const stream = d.to === 'stdout' ? io.stdout : d.to === 'stderr' ? io.stderr : undefined;
-    const text = redact(render(d, report, stream?.isTTY === true && !io.env.NO_COLOR));
+    const stream = d.to === 'stdout' ? out.stdout : d.to === 'stderr' ? out.stderr : undefined;
+    const text = render(d, report, stream?.isTTY === true && !io.env.NO_COLOR);
     if (typeof d.to === 'object') {
-      await writeFile(d.to.file, text);
-      io.stderr.write(`${PREFIX}: ${d.reporter} report written to ${d.to.file}\n`);
+      try {
+        await writeFile(d.to.file, out.sanitizer.text(text));
+        out.stderr.write(`${PREFIX}: ${d.reporter} report written to ${d.to.file}\n`);
+      } catch (error) {
+        out.stderr.write(`${PREFIX}: cannot write the ${d.reporter} report to ${d.to.file}: ${out.sanitizer.message(error)}\n`);
+        failed = 2;
+      }
     } else {
       await new Promise<void>((resolve) => stream!.write(text, () => resolve()));
     }
   }
-  if (!consoleChosen) io.stderr.write(`${redact(finalLine(report))}\n`);
+  if (!consoleChosen) out.stderr.write(`${finalLine(report)}\n`);
+  return failed;
 }
 
 function render(d: Destination, report: Report, color: boolean): string {

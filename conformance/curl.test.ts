@@ -1,20 +1,19 @@
 /**
  * The curl line, run through bash itself (with `curl` replaced by a function that prints its
  * arguments), must reproduce the request: method, URL, headers and the exact body, with the keys
- * filled in from `$HSC_API_KEY` / `$HSC_OTHER_API_KEY`, and never written out.
+ * filled in from `$HSC_API_KEY` / `$HSC_OTHER_API_KEY` and secret field values from
+ * `$HSC_<FIELD>`, and never written out.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { curlFor, shellQuote } from './curl.ts';
-import type { Secret } from './redact.ts';
+import { fieldSecret, keySecret, Sanitizer } from '../sanitize/sanitizer.ts';
 import type { ProbeRequest } from './types.ts';
 
 const KEY = "hsc_k3y'with$odd`chars\"and\\slash";
 const OTHER = 'other-company-key-0123456789';
-const secrets: Secret[] = [
-  { value: KEY, name: 'HSC_API_KEY' },
-  { value: OTHER, name: 'HSC_OTHER_API_KEY' },
-];
+const ADMIN = 'Adm1n!pass-word/42';
+const secrets = new Sanitizer([keySecret(KEY, 'HSC_API_KEY'), keySecret(OTHER, 'HSC_OTHER_API_KEY'), fieldSecret(ADMIN, 'admin_password')]);
 
 /**
  * Bash, as a user's shell would run the line. stdin is /dev/null: on a socket (Node's pipes are
@@ -26,7 +25,7 @@ const bash = (script: string, env: NodeJS.ProcessEnv = {}): string =>
 /** The arguments bash passes to `curl` for the line. */
 function argvOf(line: string): string[] {
   const script = `curl() { printf '%s\\0' "$@"; }\n${line}`;
-  const out = bash(script, { HSC_API_KEY: KEY, HSC_OTHER_API_KEY: OTHER });
+  const out = bash(script, { HSC_API_KEY: KEY, HSC_OTHER_API_KEY: OTHER, HSC_ADMIN_PASSWORD: ADMIN });
   return out.split('\0').slice(0, -1);
 }
 
@@ -82,6 +81,10 @@ const cases: [string, ProbeRequest][] = [
   ['an empty body', { method: 'POST', url: `${base}/x`, headers: { 'content-type': 'application/json' }, body: '' }],
   ['braces in the URL', { method: 'GET', url: `${base}/sites/%7Bsite_id%7D/{x}[1]`, headers: {} }],
   ['a DELETE', { method: 'DELETE', url: `${base}/sites/environments/additional-sftp-accounts/abc`, headers: { authorization: `bearer ${KEY}` } }],
+  [
+    'a secret field in the body (a site reset)',
+    { method: 'POST', url: `${base}/sites/s/reset-site`, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ admin_password: ADMIN }) },
+  ],
 ];
 
 describe('curlFor', () => {
@@ -91,6 +94,7 @@ describe('curlFor', () => {
     expect(line).not.toContain(KEY);
     expect(line).not.toContain(OTHER);
     expect(line).not.toContain(Buffer.from(`${KEY}:`).toString('base64'));
+    expect(line).not.toContain(ADMIN);
     const argv = argvOf(line);
     expect(requestOf(argv)).toEqual(request);
   });
@@ -99,6 +103,13 @@ describe('curlFor', () => {
     const line = curlFor(cases[0]![1], secrets);
     expect(line).toContain('"$HSC_API_KEY"');
     expect(curlFor(cases[2]![1], secrets)).toContain('"$HSC_OTHER_API_KEY"');
+    expect(curlFor(cases.at(-1)![1], secrets)).toContain('"$HSC_ADMIN_PASSWORD"');
+  });
+
+  it('a secret in a form the shell cannot rebuild becomes the marker', () => {
+    const line = curlFor({ method: 'GET', url: `${base}/validate`, headers: { 'x-echo': KEY.toUpperCase() } }, secrets);
+    expect(line).toContain('[redacted HSC_API_KEY]');
+    expect(line.toLowerCase()).not.toContain(KEY.toLowerCase());
   });
 
   it.each(['', 'plain', "it's", 'a\nb', '$HOME', '!event', '\\', "'", '\u0001x', '\u0085 \u2029'])('shellQuote(%j) is one word that expands to itself', (text) => {

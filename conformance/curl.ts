@@ -1,51 +1,49 @@
 /**
- * A copy-pasteable `curl` line that reproduces a probe's request. API keys are never written out:
- * each appears as its environment variable inside double quotes (`"$HSC_API_KEY"`), so the shell
- * fills it in; HTTP Basic credentials are rebuilt from it with `base64`. Everything else is
- * single-quoted (or `$'...'` when it holds control characters), so no shell expands it.
+ * A copy-pasteable `curl` line that reproduces a probe's request. No secret is written out: the
+ * sanitizer finds each, and each appears as its environment variable inside double quotes
+ * (`"$HSC_API_KEY"`, `"$HSC_ADMIN_PASSWORD"` for a secret field's value), so the shell fills it
+ * in; HTTP Basic credentials are rebuilt from it with `base64`. A secret in a form the shell
+ * cannot rebuild becomes the sanitizer's marker. Everything else is single-quoted (or `$'...'`
+ * when it holds control characters), so no shell expands it.
  */
-import type { Secret } from './redact.ts';
+import type { Sanitizer, Secret } from '../sanitize/sanitizer.ts';
 import type { ProbeRequest } from './types.ts';
 
 /** A piece of one shell word: text to quote, or shell syntax to keep as it is. */
 type Part = { readonly text: string } | { readonly shell: string };
 
-/** How each form of a key is rebuilt in the shell from its variable. */
-function keyForms(secret: Secret): [string, string][] {
+/** The shell expression that rebuilds `text`, a form of `secret` found in a request, or undefined. */
+function shellFor(text: string, secret: Secret): string | undefined {
   const v = `"$${secret.name}"`;
   const b64 = (format: string, strip = '\\n') => `"$(printf '${format}' ${v} | base64 | tr -d '${strip}')"`;
-  const forms: [string, string][] = [
+  const base64 = (raw: string) => Buffer.from(raw).toString('base64');
+  const forms: readonly [string, string][] = [
     [secret.value, v],
-    [Buffer.from(`${secret.value}:`).toString('base64'), b64('%s:')],
-    [Buffer.from(`${secret.value}:`).toString('base64').replace(/=+$/, ''), b64('%s:', '\\n=')],
-    [Buffer.from(`:${secret.value}`).toString('base64'), b64(':%s')],
-    [Buffer.from(secret.value).toString('base64'), b64('%s')],
+    [base64(`${secret.value}:`), b64('%s:')],
+    [base64(`${secret.value}:`).replace(/=+$/, ''), b64('%s:', '\\n=')],
+    [base64(`:${secret.value}`), b64(':%s')],
+    [base64(secret.value), b64('%s')],
     // Approximations: the shell does not URL-encode or JSON-escape; keys rarely need either.
     [encodeURIComponent(secret.value), v],
+    [new URLSearchParams({ v: secret.value }).toString().slice(2), v],
     [JSON.stringify(secret.value).slice(1, -1), v],
   ];
-  return forms.filter(([form]) => form.length > 0);
+  return forms.find(([form]) => form === text)?.[1];
 }
 
-/** Splits a string into literal text and shell expressions standing for the secrets in it. */
-function parts(value: string, secrets: readonly Secret[]): Part[] {
-  const forms = secrets.filter((s) => s.value).flatMap(keyForms);
-  // Longest first: a key inside its own base64 or encoded form must not win.
-  forms.sort((a, b) => b[0].length - a[0].length);
+/** Splits a string into literal text and shell expressions (or markers) standing for the secrets in it. */
+function parts(value: string, sanitizer: Sanitizer | undefined): Part[] {
+  if (!sanitizer) return [{ text: value }];
   const out: Part[] = [];
-  let rest = value;
-  outer: while (rest) {
-    let best: { at: number; form: string; shell: string } | undefined;
-    for (const [form, shell] of forms) {
-      const at = rest.indexOf(form);
-      if (at >= 0 && (!best || at < best.at)) best = { at, form, shell };
-    }
-    if (!best) break outer;
-    if (best.at > 0) out.push({ text: rest.slice(0, best.at) });
-    out.push({ shell: best.shell });
-    rest = rest.slice(best.at + best.form.length);
+  let from = 0;
+  for (const span of sanitizer.spans(value)) {
+    if (span.start > from) out.push({ text: value.slice(from, span.start) });
+    const found = value.slice(span.start, span.end);
+    const shell = shellFor(found, span.secret);
+    out.push(shell === undefined ? { text: sanitizer.text(found) } : { shell });
+    from = span.end;
   }
-  if (rest) out.push({ text: rest });
+  if (from < value.length) out.push({ text: value.slice(from) });
   return out;
 }
 
@@ -74,9 +72,9 @@ export function shellQuote(text: string): string {
   return `${out}'`;
 }
 
-function word(value: string, secrets: readonly Secret[]): string {
+function word(value: string, sanitizer: Sanitizer | undefined): string {
   if (value === '') return "''";
-  return parts(value, secrets)
+  return parts(value, sanitizer)
     .map((p) => ('shell' in p ? p.shell : shellQuote(p.text)))
     .join('');
 }
@@ -84,27 +82,24 @@ function word(value: string, secrets: readonly Secret[]): string {
 /** Headers curl sets on its own from the command line; sending them again would duplicate them. */
 const SET_BY_CURL = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 
-/**
- * `curl` with the method, URL, headers and exact body of the request. `secrets` name the keys
- * (`HSC_API_KEY`, `HSC_OTHER_API_KEY`); other secrets are left to the redactor.
- */
-export function curlFor(request: ProbeRequest, secrets: readonly Secret[] = []): string {
+/** `curl` with the method, URL, headers and exact body of the request; `sanitizer` knows the secrets. */
+export function curlFor(request: ProbeRequest, sanitizer?: Sanitizer): string {
   const args = ['curl', '-sS', '-i'];
   const hasBody = request.body !== undefined;
   if (request.method !== 'GET' || hasBody) args.push('-X', shellQuote(request.method));
   if (/[[\]{}]/.test(request.url)) args.push('-g'); // no URL globbing: the URL is sent as it is
-  args.push(word(request.url, secrets));
+  args.push(word(request.url, sanitizer));
   const names = new Set<string>();
   for (const [name, value] of Object.entries(request.headers)) {
     if (SET_BY_CURL.has(name.toLowerCase())) continue;
     names.add(name.toLowerCase());
     // `Name;` is curl's way to send a header with an empty value (`Name:` would remove it).
-    args.push('-H', word(value === '' ? `${name};` : `${name}: ${value}`, secrets));
+    args.push('-H', word(value === '' ? `${name};` : `${name}: ${value}`, sanitizer));
   }
   if (hasBody) {
     // Without this, curl would add `Content-Type: application/x-www-form-urlencoded`.
     if (!names.has('content-type')) args.push('-H', shellQuote('Content-Type:'));
-    args.push('--data-raw', word(request.body ?? '', secrets));
+    args.push('--data-raw', word(request.body ?? '', sanitizer));
   }
   return args.join(' ');
 }

@@ -5,6 +5,7 @@
  * start without (an answer at all, an accepted key, the site, one environment) is an error.
  */
 import { endpoint, fillPath, is2xx as isStatus2xx, operation } from '../spec/queries.ts';
+import { redirectTarget } from './body.ts';
 import type { DiscoveredIds, Exchange, Probe, ProbeResponse, Send } from './types.ts';
 
 /** The target cannot be used: unreachable, key refused, site not found. The CLI exits 2. */
@@ -41,13 +42,18 @@ const arrayAt = (v: unknown, ...path: string[]): unknown[] => {
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const is2xx = (r: ProbeResponse | undefined): r is ProbeResponse => !!r && isStatus2xx(r.status);
 
-/** A short account of an answer that is not a success, for messages. */
-function describe(exchange: Exchange): string {
+/** A short account of an answer the suite cannot use, naming the cause, for messages. */
+export function describe(exchange: Exchange): string {
   if (exchange.failure) return exchange.failure.message;
   const r = exchange.response!;
+  if (r.status >= 300 && r.status < 400) {
+    return `HTTP ${r.status}, a redirect (Location: ${redirectTarget(r.headers)}); the suite does not follow redirects: give the final URL as --base-url`;
+  }
+  if (is2xx(r) && r.json === undefined) return `HTTP ${r.status}, but ${r.jsonError ?? 'the body is not JSON'}`;
   const message = str(at(r.json, 'message'));
-  return `HTTP ${r.status}${message ? ` (${message.slice(0, 200)})` : ''}`;
+  return `HTTP ${r.status}${message ? ` (${message.slice(0, 200)}${message.length > 200 ? '…' : ''})` : ''}`;
 }
+
 
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const label = input.label ?? '--site-id';
@@ -78,19 +84,32 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     return undefined;
   };
 
-  // 1. The key, and whether anything answers at all.
+  // 1. The key, and whether anything answers at all, and at the right place.
   const validate = await get('validateApiKey');
+  if (validate.failure?.kind === 'throttled') throw new DiscoveryError(`GET /validate was ${validate.failure.message}`);
   if (validate.failure) throw new DiscoveryError(`cannot reach ${input.baseUrl}: ${validate.failure.message}`);
-  if (validate.response?.status === 401) throw new DiscoveryError(`the API key was refused: GET /validate answered ${describe(validate)}`);
-  let companyId = is2xx(validate.response) ? str(at(validate.response.json, 'company')) : undefined;
+  const validated = validate.response!;
+  if (validated.status === 401) throw new DiscoveryError(`the API key was refused: GET /validate answered ${describe(validate)}`);
+  if (validated.status === 404) {
+    throw new DiscoveryError(`GET /validate answered ${describe(validate)}: nothing answers at ${input.baseUrl}/validate; check --base-url (the API's base, the path before /validate, ending in /v2)`);
+  }
+  if (validated.status >= 300 && validated.status < 400) throw new DiscoveryError(`GET /validate answered ${describe(validate)}`);
+  let companyId = is2xx(validated) ? str(at(validated.json, 'company')) : undefined;
+  if (!companyId) notes.push(`discovery: GET /validate answered ${describe(validate)}; the company id is read from the site instead`);
 
   // 2. The site.
   const site = await get('getSite', { site_id: input.siteId });
-  if (site.failure) throw new DiscoveryError(`cannot read the site of ${label}: GET /sites/${input.siteId} ${describe(site)}`);
-  if (!is2xx(site.response)) throw new DiscoveryError(`cannot read the site of ${label} ${input.siteId}: GET /sites/{site_id} answered ${describe(site)}`);
+  if (site.failure) throw new DiscoveryError(`cannot read the site of ${label}: GET /sites/${input.siteId}: ${describe(site)}`);
+  if (!is2xx(site.response) || site.response.json === undefined) {
+    throw new DiscoveryError(`cannot read the site of ${label} ${input.siteId}: GET /sites/{site_id} answered ${describe(site)}`);
+  }
   const siteBody = at(site.response.json, 'site');
   companyId ??= str(at(siteBody, 'company_id'));
-  if (!companyId) throw new DiscoveryError('cannot tell the company id: neither GET /validate (`company`) nor GET /sites/{site_id} (`company_id`) names it');
+  if (!companyId) {
+    throw new DiscoveryError(
+      `cannot tell the company id: GET /validate answered ${describe(validate)}${is2xx(validated) && validated.json !== undefined ? ' without `company`' : ''}, and GET /sites/{site_id} names no \`company_id\``,
+    );
+  }
 
   // 3. Environments: the full list, else the site's summaries.
   const envsBody = await optional('listEnvironments', { site_id: input.siteId }, 'environment details');

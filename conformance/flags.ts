@@ -8,6 +8,10 @@ export const DEFAULT_SEED = 1106;
 /** Examples per property without `--runs`; the default run against the mock stays well within 30 s. */
 export const DEFAULT_RUNS = 100;
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The run's budget for waiting out 429s (all waits together). */
+export const DEFAULT_MAX_WAIT_S = 60;
+/** Answers are read up to this size; a longer one is judged unreadable (ASM-BODY-BOUNDS). */
+export const DEFAULT_MAX_BODY_KB = 1024;
 export const DEFAULT_CONCURRENCY = 8;
 
 export const conformFlags: readonly string[] = [
@@ -22,7 +26,10 @@ export const conformFlags: readonly string[] = [
   `--runs N                examples per property (default ${DEFAULT_RUNS}); with --allow-destructive each action gets up to N`,
   '                        valid requests: lower it (e.g. --runs 5) against a live API',
   `--timeout-ms N          deadline of one request, headers and body (default ${DEFAULT_TIMEOUT_MS})`,
-  '--rate N                at most N requests per second (default: no cap); 429 answers are always waited out',
+  '--rate N                at most N requests per second (default: no cap)',
+  `--max-wait-s N          the run's budget for waiting out 429 answers, all waits together (default ${DEFAULT_MAX_WAIT_S});`,
+  '                        a Retry-After beyond what is left fails that request as throttled, naming both figures',
+  `--max-body-kb N         answers are read up to N KiB (default ${DEFAULT_MAX_BODY_KB}); a longer one is judged unreadable`,
   `--concurrency N         requests in flight at once (default ${DEFAULT_CONCURRENCY})`,
   '--only RULE,...         check only these rules (ids as in the report, e.g. AUTH-401,ERR-BODY)',
   "--strict                resolve the document's conflicts by the letter of the per-endpoint tables (the embedded",

@@ -157,7 +157,7 @@ describe('throttling (ASM-THROTTLE-429)', () => {
     const exchange = await send(probe(url));
     expect(exchange.response?.status).toBe(200);
     expect(exchange.throttled).toBe(1);
-    expect(send.stats()).toEqual({ requests: 2, throttled: 1 });
+    expect(send.stats()).toEqual({ requests: 2, throttled: 1, waitedMs: 1000 });
   });
 
   it('429 without Retry-After backs off exponentially and retries', async () => {
@@ -171,18 +171,41 @@ describe('throttling (ASM-THROTTLE-429)', () => {
     const url = await serve(throttleThenOk(100));
     const exchange = await transport({ backoffMs: 5, maxRetries: 2 })(probe(url));
     expect(exchange.response).toBeUndefined();
-    expect(exchange.failure?.message).toMatch(/still throttled/);
+    expect(exchange.failure?.kind).toBe('throttled');
+    expect(exchange.failure?.message).toMatch(/HTTP 429 still, after 2 retries/);
     expect(exchange.throttled).toBe(2);
+  });
+
+  it('a Retry-After beyond the run\'s wait budget fails the request at once, naming both figures', async () => {
+    const url = await serve(throttleThenOk(1, '100000'));
+    const send = transport({ maxWaitMs: 2000 });
+    const started = performance.now();
+    const exchange = await send(probe(url));
+    expect(performance.now() - started).toBeLessThan(2000); // not waited: an upper bound, not a timing
+    expect(exchange.failure?.kind).toBe('throttled');
+    expect(exchange.failure?.message).toMatch(/asked to wait 100000 s \(Retry-After: 100000\), more than the 2 s left of the run's 2 s/);
+  });
+
+  it('one budget for the whole run: waits add up across requests, then the next is refused', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(429, { 'retry-after': '1' }).end();
+    });
+    const send = transport({ maxWaitMs: 2500, maxRetries: 10 });
+    const [a, b] = await Promise.all([send(probe(url)), send(probe(url))]);
+    // Two waits of 1 s fit in 2.5 s, the third does not: between both requests, 2 waits in all.
+    expect(a.throttled + b.throttled).toBe(2);
+    expect(send.stats().waitedMs).toBe(2000);
+    expect([a.failure?.message, b.failure?.message].every((m) => /more than the 0\.5 s left/.test(m ?? ''))).toBe(true);
   });
 
   it.each([
     ['seconds', '3', 0, 3000],
     ['an HTTP-date', new Date(1_000_000 + 5000).toUTCString(), 0, 5000],
     ['nothing: 500 ms doubled per retry', undefined, 2, 2000],
-    ['a huge value: capped', '86400', 0, 30_000],
+    ['a huge value: as asked (the budget decides)', '86400', 0, 86_400_000],
     ['garbage: back-off', 'soon', 0, 500],
   ])('retryDelay from %s', (_, header, retry, want) => {
-    expect(retryDelay(header, retry, 500, 30_000, 1_000_000)).toBe(want);
+    expect(retryDelay(header, retry, 500, 1_000_000)).toBe(want);
   });
 });
 

@@ -1,11 +1,17 @@
 /**
  * The suite's transport: sends one probe's request and captures what came back. It never throws
  * and never hangs: one deadline covers the headers and the whole body, and every error becomes a
- * `TransportFailure`. HTTP 429 is throttling (ASM-THROTTLE-429): waited out and retried, so it
- * never reaches the checks. `rate` spaces requests across all concurrent sends.
+ * `TransportFailure`. Bodies are read up to a cap and parsed within a depth bound
+ * (ASM-BODY-BOUNDS). HTTP 429 is throttling (ASM-THROTTLE-429): waited out and retried, so it
+ * never reaches the checks, within one budget of waiting for the whole run; a wait beyond what
+ * is left fails that request as throttled. `rate` spaces requests across all concurrent sends.
+ * Every secret field value in a request or an answer is taught to the sanitizer as it passes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
+import type { Sanitizer } from '../sanitize/sanitizer.ts';
+import { readBody } from './body.ts';
+import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import type { Exchange, Probe, ProbeRequest, ProbeResponse, Send, TransportFailure } from './types.ts';
 
 export interface TransportOptions {
@@ -13,16 +19,18 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   /** At most this many requests per second (retries included); unlimited when undefined. */
   readonly rate?: number | undefined;
-  /** 429 answers waited out before giving up (default 5). */
+  /** 429 answers waited out per request before giving up (default 5). */
   readonly maxRetries?: number;
-  /** The longest single wait for a 429, in ms (default 30 000). */
-  readonly retryCap?: number;
+  /** The run's budget for waiting out 429s, all waits together, in ms (default 60 000: `--max-wait-s`). */
+  readonly maxWaitMs?: number;
   /** The first back-off when a 429 names no `Retry-After`, doubled on each retry (default 500 ms). */
   readonly backoffMs?: number;
   /** Connections per origin (default 16; the runner sends at most 8 at once). */
   readonly connections?: number;
-  /** Response bodies are kept up to this many bytes (default 256 KiB). */
+  /** Response bodies are read up to this many bytes (default 1 MiB: `--max-body-kb`). */
   readonly bodyCap?: number;
+  /** Learns the secret field values of every request and answer. */
+  readonly sanitizer?: Sanitizer;
 }
 
 export interface TransportStats {
@@ -30,6 +38,8 @@ export interface TransportStats {
   readonly requests: number;
   /** 429 answers waited out. */
   readonly throttled: number;
+  /** Time spent waiting them out, all waits together, in ms. */
+  readonly waitedMs: number;
 }
 
 /** A `Send`, plus what it has sent so far and a way to drop its connections. */
@@ -38,14 +48,15 @@ export type Transport = Send & {
   readonly close: () => Promise<void>;
 };
 
-export const DEFAULT_BODY_CAP = 256 * 1024;
+export const DEFAULT_BODY_CAP = DEFAULT_MAX_BODY_KB * 1024;
+export const DEFAULT_MAX_WAIT_MS = DEFAULT_MAX_WAIT_S * 1000;
 
 /** A whole request, sent once: a response (any status) or a transport failure. */
 type Attempt = { readonly response: ProbeResponse; readonly retryAfter?: string | undefined } | { readonly failure: TransportFailure };
 
 export function createTransport(options: TransportOptions): Transport {
   const maxRetries = options.maxRetries ?? 5;
-  const retryCap = options.retryCap ?? 30_000;
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const backoffMs = options.backoffMs ?? 500;
   const bodyCap = options.bodyCap ?? DEFAULT_BODY_CAP;
   const dispatcher = new Agent({
@@ -57,6 +68,7 @@ export function createTransport(options: TransportOptions): Transport {
   const limiter = rateLimiter(options.rate);
   let requests = 0;
   let throttled = 0;
+  let waitedMs = 0;
 
   async function attempt(req: ProbeRequest): Promise<Attempt> {
     const started = performance.now();
@@ -68,6 +80,7 @@ export function createTransport(options: TransportOptions): Transport {
     }, options.timeoutMs);
     const elapsed = () => Math.round(performance.now() - started);
     try {
+      learnRequest(options.sanitizer, req);
       const res = await request(req.url, {
         method: req.method as 'GET',
         headers: req.headers,
@@ -77,7 +90,10 @@ export function createTransport(options: TransportOptions): Transport {
       });
       const { text, cut } = await readCapped(res.body, bodyCap);
       const headers = flattenHeaders(res.headers);
-      const response: ProbeResponse = { status: res.statusCode, headers, text, ...parseBody(text, cut, bodyCap), ms: elapsed() };
+      const body = readBody({ text, headers, cut, cap: bodyCap });
+      if (body.json !== undefined) options.sanitizer?.learn(body.json);
+      else if (text) options.sanitizer?.learnText(text);
+      const response: ProbeResponse = { status: res.statusCode, headers, text, ...body, ms: elapsed() };
       return { response, retryAfter: headers['retry-after'] };
     } catch (error) {
       return { failure: classify(error, timedOut, options.timeoutMs, elapsed()) };
@@ -96,36 +112,47 @@ export function createTransport(options: TransportOptions): Transport {
       if ('failure' in result) return { probe, failure: result.failure, throttled: waited };
       if (result.response.status !== 429) return { probe, response: result.response, throttled: waited };
       throttled++;
+      const ms = result.response.ms;
       if (waited >= maxRetries) {
-        return {
-          probe,
-          throttled: waited,
-          failure: { kind: 'other', message: `still throttled: HTTP 429 after ${maxRetries} retries`, ms: result.response.ms },
-        };
+        return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: HTTP 429 still, after ${maxRetries} retries of this request (Retry-After honoured)`, ms } };
       }
-      await sleep(retryDelay(result.retryAfter, waited, backoffMs, retryCap));
+      const delay = retryDelay(result.retryAfter, waited, backoffMs);
+      const left = maxWaitMs - waitedMs;
+      if (delay > left) {
+        const asked = result.retryAfter === undefined ? 'no Retry-After' : `Retry-After: ${result.retryAfter.slice(0, 40)}`;
+        const message = `throttled: HTTP 429 asked to wait ${seconds(delay)} (${asked}), more than the ${seconds(Math.max(0, left))} left of the run's ${seconds(maxWaitMs)} for waiting out 429s (--max-wait-s)`;
+        return { probe, throttled: waited, failure: { kind: 'throttled', message, ms } };
+      }
+      waitedMs += delay; // taken before the wait, so concurrent waits cannot overspend the budget
+      await sleep(delay);
       waited++;
     }
   };
   return Object.assign(send, {
-    stats: (): TransportStats => ({ requests, throttled }),
+    stats: (): TransportStats => ({ requests, throttled, waitedMs }),
     close: () => dispatcher.close().catch(() => undefined),
   });
 }
 
 /** How long to wait before retrying a 429: `Retry-After` (seconds or an HTTP-date), else exponential back-off. */
-export function retryDelay(retryAfter: string | undefined, retry: number, backoffMs: number, cap: number, now = Date.now()): number {
-  const exponential = backoffMs * 2 ** retry;
-  let wait = exponential;
+export function retryDelay(retryAfter: string | undefined, retry: number, backoffMs: number, now = Date.now()): number {
   const value = retryAfter?.trim();
   if (value) {
-    if (/^\d+$/.test(value)) wait = Number(value) * 1000;
-    else {
-      const at = Date.parse(value);
-      if (!Number.isNaN(at)) wait = Math.max(0, at - now);
-    }
+    if (/^\d+$/.test(value)) return Number(value) * 1000;
+    const at = Date.parse(value);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
   }
-  return Math.min(wait, cap);
+  return backoffMs * 2 ** retry;
+}
+
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
+
+/** Teaches the sanitizer the secret field values of a JSON request body. */
+function learnRequest(sanitizer: Sanitizer | undefined, request: ProbeRequest): void {
+  if (!sanitizer || request.body === undefined) return;
+  const body = readBody({ text: request.body, headers: {} });
+  if (body.json !== undefined) sanitizer.learn(body.json);
+  else sanitizer.learnText(request.body);
 }
 
 /** A token bucket of one token: requests start at least `1000 / rate` ms apart, across all callers. */
@@ -169,16 +196,6 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
   return { text: Buffer.concat(chunks, size).toString('utf8'), cut };
 }
 
-function parseBody(text: string, cut: boolean, cap: number): { json?: unknown; jsonError?: string } {
-  if (cut) return { jsonError: `the body is longer than ${cap} bytes and was cut there; not parsed` };
-  if (text.trim() === '') return { jsonError: 'the body is empty' };
-  try {
-    return { json: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { jsonError: `not JSON: ${(error as Error).message}` };
-  }
-}
-
 /** undici's headers with lowercased names; repeated headers joined as HTTP would (`, `). */
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
@@ -211,5 +228,7 @@ export function classify(error: unknown, timedOut: boolean, timeoutMs: number, m
     return { kind: 'protocol', message: `malformed HTTP answer (${code ? `${code}: ` : ''}${detail})`, ms };
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'other', message: `cannot resolve the host (${code})`, ms };
+  // undici checks headers before sending: a key with a line break or a character beyond Latin-1.
+  if (code === 'UND_ERR_INVALID_ARG') return { kind: 'other', message: `the HTTP client refused to send the request (${detail}): a header value holds a character HTTP cannot carry`, ms };
   return { kind: 'other', message: code ? `${code}: ${detail}` : detail, ms };
 }

@@ -2,13 +2,13 @@
  * The flags of `hosted-site-contract conform`, read and checked before anything is sent: every
  * mistake is one `UsageError` line (exit 2), never a stack trace.
  */
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { parseFlags, UsageError } from '../bin/command.ts';
 import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
 import type { RuleId } from '../spec/model.ts';
-import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
 
 export type ReporterName = 'console' | 'json' | 'junit';
 const REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit'];
@@ -27,6 +27,10 @@ export interface ConformOptions {
   readonly seed: number;
   readonly runs: number;
   readonly timeoutMs: number;
+  /** The run's budget for waiting out 429s, in seconds (0: never wait). */
+  readonly maxWaitS: number;
+  /** Answers are read up to this many KiB. */
+  readonly maxBodyKb: number;
   readonly rate?: number;
   readonly concurrency: number;
   readonly only?: readonly RuleId[];
@@ -45,6 +49,13 @@ function positiveInt(flag: string, text: string | undefined, fallback: number, m
   return n;
 }
 
+function wholeNumber(flag: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(Number.isSafeInteger(n) && n <= max)) throw new UsageError(`${flag} needs a whole number from 0 to ${max}, not '${text}'`);
+  return n;
+}
+
 function parseSeed(text: string | undefined): number {
   if (text === undefined) return DEFAULT_SEED;
   const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
@@ -59,20 +70,37 @@ function parseRate(text: string | undefined): number | undefined {
   return n;
 }
 
-/** `http(s)://host[:port]/.../v2`, without a trailing slash; anything else is a usage error. */
+/**
+ * `http(s)://host[:port]/.../v2`, without a trailing slash; anything else is a usage error. A
+ * rejected value is echoed only as origin and path: never its credentials or query.
+ */
 export function parseBaseUrl(text: string): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--base-url must be an absolute http(s) URL ending in /v2, not '${text}'`);
+    throw new UsageError('--base-url must be an absolute http(s) URL ending in /v2 (the value given does not parse as a URL, so it is not echoed)');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must use http or https, not '${url.protocol}'`);
-  if (url.search || url.hash) throw new UsageError('--base-url must not carry a query string or fragment');
   if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with --api-key or HSC_API_KEY');
+  if (url.search || url.hash) throw new UsageError('--base-url must not carry a query string or fragment');
   const path = url.pathname.replace(/\/$/, '');
-  if (!path.endsWith(api.basePath)) throw new UsageError(`--base-url must end in ${api.basePath} (the version segment), e.g. https://api.example.com${api.basePath}; got '${text}'`);
+  if (!path.endsWith(api.basePath)) throw new UsageError(`--base-url must end in ${api.basePath} (the version segment), e.g. https://api.example.com${api.basePath}; got '${url.origin}${url.pathname}'`);
   return `${url.origin}${path}`;
+}
+
+/**
+ * A key must fit in an HTTP header (RFC 9110 §5.5, as undici checks it: tab, printable ASCII and
+ * Latin-1, no line break); otherwise every request would fail as if the target were unreachable.
+ * The key is never echoed: only the position and code of the first character that does not fit.
+ */
+function checkKey(source: string, key: string): string {
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(key);
+  if (bad) {
+    const code = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new UsageError(`${source} holds a character an HTTP header cannot carry (${code} at position ${bad.index + 1}); check how the key was copied (the key is not echoed)`);
+  }
+  return key;
 }
 
 function parseUuid(flag: string, text: string): string {
@@ -97,6 +125,30 @@ export function siblingFile(file: string, reporter: 'json' | 'junit'): string {
   return current ? `${file.slice(0, -current.length)}${ext}` : `${file}${ext}`;
 }
 
+/**
+ * Where a report file goes must be writable now, before the first request: a run whose results
+ * cannot be written is a setup problem (exit 2), not one found after the whole run.
+ */
+function checkWritable(file: string): void {
+  const path = resolve(file);
+  const dir = dirname(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--output: no directory ${dir}`);
+  if (existsSync(path)) {
+    if (statSync(path).isDirectory()) throw new UsageError(`--output: ${path} is a directory, not a file`);
+    try {
+      accessSync(path, constants.W_OK);
+    } catch {
+      throw new UsageError(`--output: ${path} cannot be written (permission denied)`);
+    }
+    return;
+  }
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`--output: cannot create files in ${dir} (permission denied)`);
+  }
+}
+
 function destinations(reporterFlags: readonly string[] | undefined, output: string | undefined): Destination[] {
   const names = [...new Set(reporterFlags?.length ? reporterFlags : ['console'])];
   const bad = names.filter((n) => !REPORTERS.includes(n as ReporterName));
@@ -104,18 +156,18 @@ function destinations(reporterFlags: readonly string[] | undefined, output: stri
   const files = names.filter((n): n is 'json' | 'junit' => n === 'json' || n === 'junit');
   if (output !== undefined) {
     if (!files.length) throw new UsageError('--output needs --reporter json or --reporter junit');
-    const dir = dirname(resolve(output));
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--output: no directory ${dir}`);
   } else if (files.length > 1) {
     throw new UsageError('--reporter json and --reporter junit together need --output FILE');
   }
   const reportOnStdout = output === undefined && files.length === 1;
-  return names.map((reporter): Destination => {
+  const chosen = names.map((reporter): Destination => {
     if (reporter === 'console') return { reporter, to: reportOnStdout ? 'stderr' : 'stdout' };
     const r = reporter as 'json' | 'junit';
     if (output === undefined) return { reporter: r, to: 'stdout' };
     return { reporter: r, to: { file: files.indexOf(r) === 0 ? output : siblingFile(output, r) } };
   });
+  for (const d of chosen) if (typeof d.to === 'object') checkWritable(d.to.file);
+  return chosen;
 }
 
 export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformOptions {
@@ -129,6 +181,8 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     seed: { type: 'string' },
     runs: { type: 'string' },
     'timeout-ms': { type: 'string' },
+    'max-wait-s': { type: 'string' },
+    'max-body-kb': { type: 'string' },
     rate: { type: 'string' },
     concurrency: { type: 'string' },
     only: { type: 'string', multiple: true },
@@ -144,6 +198,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     const baseUrl = parseBaseUrl(flags['base-url']);
     const apiKey = flags['api-key'] ?? env.HSC_API_KEY;
     if (!apiKey) throw new UsageError('--base-url needs an API key: --api-key KEY or env HSC_API_KEY');
+    checkKey(flags['api-key'] !== undefined ? 'the --api-key value' : 'HSC_API_KEY', apiKey);
     if (flags['site-id'] === undefined) throw new UsageError('--base-url needs --site-id UUID (a site of the key\'s company)');
     live = { baseUrl, apiKey, siteId: parseUuid('--site-id', flags['site-id']) };
     if (flags['other-api-key'] !== undefined && flags['other-site-id'] === undefined) throw new UsageError('--other-api-key needs --other-site-id');
@@ -151,6 +206,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
       const otherKey = flags['other-api-key'] ?? env.HSC_OTHER_API_KEY;
       if (!otherKey) throw new UsageError('--other-site-id needs --other-api-key KEY or env HSC_OTHER_API_KEY');
       if (otherKey === apiKey) throw new UsageError('--other-api-key must be a key of another company, not the same key');
+      checkKey(flags['other-api-key'] !== undefined ? 'the --other-api-key value' : 'HSC_OTHER_API_KEY', otherKey);
       other = { apiKey: otherKey, siteId: parseUuid('--other-site-id', flags['other-site-id']) };
     }
     if (flags['mock-variant'] !== undefined) throw new UsageError('--mock-variant applies to the embedded mock only, not with --base-url');
@@ -169,6 +225,8 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     seed: parseSeed(flags.seed),
     runs: positiveInt('--runs', flags.runs, DEFAULT_RUNS, 10_000),
     timeoutMs: positiveInt('--timeout-ms', flags['timeout-ms'], DEFAULT_TIMEOUT_MS, 600_000),
+    maxWaitS: wholeNumber('--max-wait-s', flags['max-wait-s'], DEFAULT_MAX_WAIT_S, 86_400),
+    maxBodyKb: positiveInt('--max-body-kb', flags['max-body-kb'], DEFAULT_MAX_BODY_KB, 1024 * 1024),
     ...(rate !== undefined ? { rate } : {}),
     concurrency: positiveInt('--concurrency', flags.concurrency, DEFAULT_CONCURRENCY, 256),
     ...(only ? { only } : {}),

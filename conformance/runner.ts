@@ -8,10 +8,11 @@
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
 import { conflictsOf, inScope, operation } from '../spec/queries.ts';
+import { ownCopy, readBody } from './body.ts';
 import { mapConcurrently } from './concurrently.ts';
+import { keySecret, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
 import { curlFor } from './curl.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
-import { createRedactor, type Secret } from './redact.ts';
 import type {
   Check,
   CheckContext,
@@ -67,20 +68,19 @@ export interface RunInput {
   readonly startedAt?: number;
   /** Options to record in the report besides those the runner knows. */
   readonly reportOptions?: Readonly<Record<string, unknown>>;
+  /** The process's sanitizer (it learns every secret the run meets); default: one knowing the target's keys. */
+  readonly sanitizer?: Sanitizer;
 }
 
 
-/** Failures kept per (rule, operation); the rest are counted in the notes. */
+/** Failures kept per (rule, operation), from the moment they are found; the rest are counted in the notes. */
 export const MAX_FAILURES_PER_PAIR = 10;
 /** Response text kept in a failure; the full body is one curl away. */
-export const FAILURE_TEXT_CAP = 16 * 1024;
+export const FAILURE_TEXT_CAP = 4 * 1024;
 
 /** The names under which the keys appear in reports and curl lines. */
 export function secretsOf(target: Target): Secret[] {
-  return [
-    { value: target.main.apiKey, name: 'HSC_API_KEY' },
-    ...(target.other ? [{ value: target.other.apiKey, name: 'HSC_OTHER_API_KEY' }] : []),
-  ];
+  return [keySecret(target.main.apiKey, 'HSC_API_KEY'), ...(target.other ? [keySecret(target.other.apiKey, 'HSC_OTHER_API_KEY')] : [])];
 }
 
 /** A failure before redaction; `request` is the raw one (the curl line is built from it). */
@@ -105,8 +105,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
   const concurrency = Math.max(1, input.concurrency ?? DEFAULT_CONCURRENCY);
   const ruleSet = input.only?.length ? new Set<RuleId>(input.only) : undefined;
   const inRules = (rule: RuleId) => !ruleSet || ruleSet.has(rule);
-  const secrets = secretsOf(target);
-  const redactor = createRedactor(secrets);
+  const sanitizer = input.sanitizer ?? new Sanitizer();
+  for (const secret of secretsOf(target)) sanitizer.add(secret);
   const context: ProbeContext = { target, seed, runs, options };
   const checkContext: CheckContext = { options };
   const activeChecks = suite.checks.filter((c) => inRules(c.rule));
@@ -149,22 +149,43 @@ export async function runConformance(input: RunInput): Promise<Report> {
   let throttled = 0;
   let failureCount = 0;
 
-  const record = (sink: RawFailure[], failure: RawFailure) => {
+  // At most MAX_FAILURES_PER_PAIR kept per (rule, operation, severity), the first in probe order
+  // whatever order the answers arrive in, each with a capped excerpt of its answer: memory stays
+  // bounded whatever the target sends. `order` is the probe's index (scenarios come after).
+  interface Kept {
+    readonly order: number;
+    readonly seq: number;
+    readonly failure: RawFailure;
+  }
+  const found = new Map<string, { rule: RuleId; operation: string; severity: string; count: number; kept: Kept[] }>();
+  let seq = 0;
+  const record = (order: number, failure: RawFailure) => {
     const severity = failure.verdict.severity ?? 'error';
     if (severity === 'error') {
       tally(failure.rule, failure.operation).errors++;
       failureCount++;
     }
-    sink.push(failure);
+    const key = `${pairKey(failure.rule, failure.operation)} ${severity}`;
+    let pair = found.get(key);
+    if (!pair) found.set(key, (pair = { rule: failure.rule, operation: failure.operation, severity, count: 0, kept: [] }));
+    pair.count++;
+    const entry: Kept = { order, seq: seq++, failure };
+    const last = pair.kept[pair.kept.length - 1];
+    if (pair.kept.length >= MAX_FAILURES_PER_PAIR && last && last.order <= order) return;
+    const verdict = { ...failure.verdict, title: ownCopy(failure.verdict.title), message: ownCopy(failure.verdict.message) };
+    const slim = { ...failure, verdict, ...(failure.exchange ? { exchange: excerpt(failure.exchange, sanitizer) } : {}) };
+    pair.kept.push({ ...entry, failure: slim });
+    pair.kept.sort((a, b) => a.order - b.order || a.seq - b.seq);
+    if (pair.kept.length > MAX_FAILURES_PER_PAIR) pair.kept.pop();
   };
 
-  /** Applies every active check to one exchange; failures go to `sink`. */
-  const judge = (exchange: Exchange, sink: RawFailure[]) => {
+  /** Applies every active check to one exchange; failures are recorded at `order`. */
+  const judge = (exchange: Exchange, order: number) => {
     const op = operation(exchange.probe.endpoint);
     sentTo.set(exchange.probe.endpoint.name, (sentTo.get(exchange.probe.endpoint.name) ?? 0) + 1);
     requests += 1 + exchange.throttled;
     throttled += exchange.throttled;
-    learn(redactor, exchange);
+    learn(sanitizer, exchange);
     let owned = false;
     for (const check of suite.checks) {
       let applies: boolean;
@@ -172,7 +193,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
         applies = check.applies(exchange);
       } catch (error) {
         applies = false;
-        if (inRules(check.rule)) record(sink, crash(check.rule, op, exchange, 'applies', error));
+        if (inRules(check.rule)) record(order, crash(check.rule, op, exchange, 'applies', error));
       }
       if (!applies || !inRules(check.rule)) continue;
       owned ||= exchange.failure !== undefined;
@@ -181,16 +202,16 @@ export async function runConformance(input: RunInput): Promise<Report> {
       try {
         verdict = check.check(checkContext, exchange);
       } catch (error) {
-        record(sink, crash(check.rule, op, exchange, 'check', error));
+        record(order, crash(check.rule, op, exchange, 'check', error));
         continue;
       }
-      if (verdict) record(sink, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
+      if (verdict) record(order, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
     }
     // A transport failure no active check took is still the probe's failure: it must show, even
     // under a rule --only left out, or a server that drops connections would pass a narrowed run.
     if (exchange.failure && !owned) {
       tally(exchange.probe.rule, op).exchanges++;
-      record(sink, {
+      record(order, {
         rule: exchange.probe.rule,
         operation: op,
         verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message },
@@ -212,23 +233,20 @@ export async function runConformance(input: RunInput): Promise<Report> {
     input.onProgress?.({ phase, done, total, requests, failures: failureCount });
 
   // ---- Probes, concurrently; results kept in probe order ---------------------------------
-  const perProbe: RawFailure[][] = probes.map(() => []);
   let done = 0;
   progress('probes', 0, probes.length);
   await mapConcurrently(probes, concurrency, async (probe, i) => {
-    judge(await safeSend(probe), perProbe[i]!);
+    judge(await safeSend(probe), i);
     progress('probes', ++done, probes.length);
   });
 
   // ---- Scenarios, one at a time -----------------------------------------------------------
-  const perScenario: RawFailure[][] = [];
   progress('scenarios', 0, scenarios.length);
   for (const [i, scenario] of scenarios.entries()) {
-    const sink: RawFailure[] = [];
-    perScenario.push(sink);
+    const order = probes.length + i;
     const send: Send = async (probe) => {
       const exchange = await safeSend(probe);
-      judge(exchange, sink);
+      judge(exchange, order);
       return exchange;
     };
     const ops = scenario.endpoints.map(operation);
@@ -248,7 +266,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     if (outcome.verdict) {
       // The rule is about the action (the scenario's first endpoint); the exchange shown may be the read that observed it.
       const op = ops[0] ?? (outcome.exchange ? operation(outcome.exchange.probe.endpoint) : '*');
-      record(sink, { rule: scenario.rule, operation: op, verdict: outcome.verdict, probe: scenario.title, ...(outcome.exchange ? { exchange: outcome.exchange } : {}) });
+      record(order, { rule: scenario.rule, operation: op, verdict: outcome.verdict, probe: scenario.title, ...(outcome.exchange ? { exchange: outcome.exchange } : {}) });
       // The scenario is one property over all its endpoints: each of its rows fails with it.
       if ((outcome.verdict.severity ?? 'error') === 'error') for (const other of ops) if (other !== op) tally(scenario.rule, other).errors++;
     }
@@ -256,8 +274,15 @@ export async function runConformance(input: RunInput): Promise<Report> {
   }
 
   // ---- Report -----------------------------------------------------------------------------
-  const raw = [...perProbe.flat(), ...perScenario.flat()];
-  const kept = capPerPair(raw, notes);
+  const kept = [...found.values()]
+    .flatMap((pair) => pair.kept)
+    .sort((a, b) => a.order - b.order || a.seq - b.seq)
+    .map((k) => k.failure);
+  for (const { rule, operation: op, severity, count } of found.values()) {
+    if (count <= MAX_FAILURES_PER_PAIR) continue;
+    const what = severity === 'warning' ? 'warnings' : 'failures';
+    notes.push(`${rule} on ${op}: ${count - MAX_FAILURES_PER_PAIR} more ${what} not listed (first ${MAX_FAILURES_PER_PAIR} kept)`);
+  }
   const toFailure = (f: RawFailure): Failure => {
     const request: ProbeRequest = f.exchange?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
     const response = f.exchange?.response;
@@ -269,10 +294,10 @@ export async function runConformance(input: RunInput): Promise<Report> {
       severity: f.verdict.severity ?? 'error',
       probe: f.probe,
       request,
-      ...(response ? { response: capResponse(response) } : {}),
+      ...(response ? { response } : {}),
       ...(f.exchange?.failure ? { transport: f.exchange.failure } : {}),
       seed,
-      curl: f.exchange ? curlFor(request, secrets) : '',
+      curl: f.exchange ? curlFor(request, sanitizer) : '',
     };
   };
   const rules = api.rules.filter((r) => inRules(r.id));
@@ -321,7 +346,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     warnings,
     notes,
   };
-  return redactor.value(report);
+  return sanitizer.value(report);
 }
 
 /**
@@ -334,17 +359,20 @@ function selectProbes(all: readonly Probe[], only: ReadonlySet<RuleId> | undefin
   return all.filter((p) => only.has(p.rule));
 }
 
-/** Remembers the secret field values of an exchange's bodies (sent and received). */
-function learn(redactor: ReturnType<typeof createRedactor>, exchange: Exchange): void {
+/**
+ * Remembers the secret field values of an exchange's bodies (sent and received). The transport
+ * learns them as they pass; this covers any other `Send` (a test's, a scenario's wrapper).
+ */
+function learn(sanitizer: Sanitizer, exchange: Exchange): void {
   const body = exchange.probe.request.body;
-  if (body !== undefined && body.length < 1_000_000) {
-    try {
-      redactor.learn(JSON.parse(body));
-    } catch {
-      // Not JSON: nothing to learn (a malformed-body probe).
-    }
+  if (body !== undefined) {
+    const parsed = readBody({ text: body, headers: {} });
+    if (parsed.json !== undefined) sanitizer.learn(parsed.json);
+    else sanitizer.learnText(body);
   }
-  if (exchange.response?.json !== undefined) redactor.learn(exchange.response.json);
+  const response = exchange.response;
+  if (response?.json !== undefined) sanitizer.learn(response.json);
+  else if (response?.text) sanitizer.learnText(response.text);
 }
 
 function crash(rule: RuleId, op: string, exchange: Exchange, part: string, error: unknown): RawFailure {
@@ -357,30 +385,24 @@ function crash(rule: RuleId, op: string, exchange: Exchange, part: string, error
   };
 }
 
-function capPerPair(raw: readonly RawFailure[], notes: string[]): RawFailure[] {
-  const seen = new Map<string, { first: RawFailure; count: number }>();
-  const kept: RawFailure[] = [];
-  for (const f of raw) {
-    const key = `${pairKey(f.rule, f.operation)} ${f.verdict.severity ?? 'error'}`;
-    const entry = seen.get(key) ?? { first: f, count: 0 };
-    entry.count++;
-    seen.set(key, entry);
-    if (entry.count <= MAX_FAILURES_PER_PAIR) kept.push(f);
-  }
-  for (const { first, count } of seen.values()) {
-    if (count > MAX_FAILURES_PER_PAIR) {
-      const what = first.verdict.severity === 'warning' ? 'warnings' : 'failures';
-      notes.push(`${first.rule} on ${first.operation}: ${count - MAX_FAILURES_PER_PAIR} more ${what} not listed (first ${MAX_FAILURES_PER_PAIR} shown)`);
-    }
-  }
-  return kept;
+/**
+ * What a failure keeps of its exchange: the request, and the answer without its parsed body, its
+ * text sanitized, then capped (so the cut cannot leave the head of a secret the sanitizer would
+ * no longer recognise), every string its own copy (not a view of a 1 MiB answer).
+ */
+function excerpt(exchange: Exchange, sanitizer: Sanitizer): Exchange {
+  const response = exchange.response;
+  if (!response) return exchange;
+  const { json: _json, jsonError, ...rest } = response;
+  const text = sanitizer.text(response.text);
+  const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [ownCopy(name), ownCopy(value)]));
+  return {
+    ...exchange,
+    response: { ...rest, headers, text: ownCopy(clipText(text, FAILURE_TEXT_CAP)), ...(jsonError === undefined ? {} : { jsonError: ownCopy(jsonError) }) },
+  };
 }
 
-function capResponse(response: NonNullable<Exchange['response']>): NonNullable<Exchange['response']> {
-  if (response.text.length <= FAILURE_TEXT_CAP) return response;
-  const { json: _json, ...rest } = response;
-  return { ...rest, text: `${response.text.slice(0, FAILURE_TEXT_CAP)}… [${response.text.length - FAILURE_TEXT_CAP} more characters]` };
-}
+const clipText = (text: string, cap: number): string => (text.length <= cap ? text : `${text.slice(0, cap)}… [${text.length - cap} more characters]`);
 
 interface SummaryInput {
   readonly tallies: ReadonlyMap<string, Tally>;

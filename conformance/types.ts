@@ -24,9 +24,12 @@ export interface ProbeResponse {
   readonly ms: number;
 }
 
-/** A transport failure: no complete HTTP answer (timeout, reset, refused, malformed). */
+/**
+ * A transport failure: no complete HTTP answer (timeout, reset, refused, malformed), or still
+ * throttled when the run's budget for waiting out 429s could not cover the wait.
+ */
 export interface TransportFailure {
-  readonly kind: 'timeout' | 'reset' | 'refused' | 'protocol' | 'other';
+  readonly kind: 'timeout' | 'reset' | 'refused' | 'protocol' | 'throttled' | 'other';
   readonly message: string;
   readonly ms: number;
 }

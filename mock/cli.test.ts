@@ -2,7 +2,7 @@
  * `hosted-site-contract mock` as a user runs it (`node bin/hosted-site-contract.js mock`): one
  * JSON line on stdout with the URL and the fixtures, one log line per request on stderr with no
  * key in it, a clean stop on SIGTERM and SIGINT, and one-line errors (no stack) with exit 2 for
- * bad usage and exit 1 when it cannot listen.
+ * bad usage and when it cannot listen (exit 1 means a failed check, which the mock never reports).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,8 +23,8 @@ interface Run {
   readonly stderr: () => string;
 }
 
-function runMockCli(args: readonly string[]): Run {
-  const child = spawn(process.execPath, ['bin/hosted-site-contract.js', 'mock', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+function runMockCli(args: readonly string[], env: Readonly<Record<string, string>> = {}): Run {
+  const child = spawn(process.execPath, ['bin/hosted-site-contract.js', 'mock', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -73,10 +73,25 @@ describe('hosted-site-contract mock', () => {
       const log = run.stderr();
       expect(log).toMatch(/^GET \/v2\/validate 200 [\d.]+ms$/m);
       expect(log).toMatch(/^GET \/v2\/validate 401 /m);
-      expect(log).toMatch(/^GET \/v2\/sites\/\[redacted\] 404 /m);
+      expect(log).toMatch(/^GET \/v2\/sites\/\[redacted HSC_OTHER_API_KEY\] 404 /m);
       expect(log).toMatch(/^mock stopped$/m);
       expect(log).not.toContain(info.apiKey);
       expect(log).not.toContain(info.otherApiKey);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+
+  it("logs through the process's sanitizer too: a key the environment names never shows", async () => {
+    const token = 'tok-0123456789abcdef';
+    const run = runMockCli(['--port', '0'], { HSC_DEPLOY_TOKEN: token });
+    try {
+      const info = JSON.parse(await run.firstLine) as Record<string, string>;
+      await (await fetch(`${info.url}/sites/${token}`, { headers: { authorization: `Bearer ${info.apiKey}` } })).arrayBuffer();
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toEqual({ code: 0, signal: null });
+      expect(run.stderr()).toMatch(/^GET \/v2\/sites\/\[redacted HSC_DEPLOY_TOKEN\] 404 /m);
+      expect(run.stderr()).not.toContain(token);
     } finally {
       run.child.kill('SIGKILL');
     }
@@ -97,17 +112,25 @@ describe('hosted-site-contract mock', () => {
     expect(run.stdout()).toBe('');
   });
 
-  it('says the port is in use, on one line, and exits 1', async () => {
+  it('says the port is in use, on one line, and exits 2', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = taken.address() as AddressInfo;
       const run = runMockCli(['--port', String(port)]);
-      expect((await run.exit).code).toBe(1);
+      expect((await run.exit).code).toBe(2);
       expect(expectOneLineError(run.stderr())).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use.*\\(EADDRINUSE\\)`));
       expect(run.stdout()).toBe('');
     } finally {
       taken.close();
     }
+  });
+
+  it('says a host name does not resolve, on one line, and exits 2', async () => {
+    // RFC 6761 §6.4: no name under .invalid resolves; a resolver that cannot be reached says EAI_AGAIN.
+    const run = runMockCli(['--host', 'no-such-host.invalid', '--port', '0']);
+    expect((await run.exit).code).toBe(2);
+    expect(expectOneLineError(run.stderr())).toMatch(/cannot listen on no-such-host\.invalid:0: .*\((ENOTFOUND|EAI_AGAIN)\)$/);
+    expect(run.stdout()).toBe('');
   });
 });

@@ -1,5 +1,6 @@
 /** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM. */
-import { parseFlags, UsageError } from '../bin/command.ts';
+import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import type { SanitizedStream, Sanitizer } from '../sanitize/sanitizer.ts';
 import { startMock } from './server.ts';
 import { catalogue } from './variants/index.ts';
 
@@ -16,13 +17,14 @@ const listenErrors: Readonly<Record<string, string>> = {
   EACCES: 'permission denied (ports below 1024 need privileges)',
   EADDRNOTAVAIL: 'the address is not one of this machine',
   ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be looked up (no answer from DNS)',
 };
 
 /**
  * A log that writes its lines once per turn of the event loop: a burst of requests costs one
  * system call, not one each (stderr to a file or /dev/null is written synchronously).
  */
-function batchedLog(stream: NodeJS.WritableStream) {
+function batchedLog(stream: SanitizedStream) {
   let pending = '';
   const flush = () => {
     if (pending) stream.write(pending);
@@ -35,19 +37,24 @@ function batchedLog(stream: NodeJS.WritableStream) {
   return { write, flush };
 }
 
-export async function runMock(args: readonly string[]): Promise<number> {
+/**
+ * Runs the mock until a signal. The log is sanitized by the mock (its fixtures' secrets) and,
+ * when the dispatcher passes its `sanitizer`, by that too (the keys of the command line and the
+ * environment). A listen failure is the environment's, not a failed check: `SetupError`, exit 2.
+ */
+export async function runMock(args: readonly string[], sanitizer?: Sanitizer): Promise<number> {
   const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' } });
   const host = flags.host ?? '127.0.0.1';
   const port = parsePort(flags.port);
   const variant = flags.fault === undefined ? undefined : catalogue.find((v) => v.name === flags.fault);
   if (flags.fault !== undefined && !variant) throw new UsageError(`--fault: no variant named '${flags.fault}' (list them with: hosted-site-contract self-test --list)`);
-  const log = batchedLog(process.stderr);
+  const log = batchedLog(sanitizer ? sanitizer.writer(process.stderr) : process.stderr);
   let mock;
   try {
     mock = await startMock({ host, port, ...(variant ? { variant } : {}), log: log.write });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`cannot listen on ${host}:${port}: ${(code && listenErrors[code]) ?? (error as Error).message}${code ? ` (${code})` : ''}`);
+    throw new SetupError(`cannot listen on ${host}:${port}: ${(code && listenErrors[code]) ?? (error as Error).message}${code ? ` (${code})` : ''}`);
   }
   // One JSON line on stdout, for scripts; everything else goes to stderr.
   process.stdout.write(`${JSON.stringify({ url: mock.url, ...mock.fixtures })}\n`);

@@ -18,3 +18,11 @@ export const requiresUnmarkedFields = (effect: 'read' | 'mutating' | 'destructiv
 
 /** Largest request body the mock reads (`wp_command` tops out at 5000 characters). */
 export const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * How many acknowledged operations the mock keeps by default (the document shows no operation
+ * record, so none is ever read back through the API): the newest, the oldest dropped first, so
+ * a long run holds memory steady. Here rather than in store.ts so the CLI's help can quote it
+ * without loading the mock.
+ */
+export const MAX_KEPT_OPERATIONS = 10_000;

@@ -7,6 +7,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { fieldSecret, keySecret, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
 import { api } from '../spec/api.ts';
 import { createApp, type MockRequest, type MockResponse } from './app.ts';
 import { HttpError, renderError } from './errors.ts';
@@ -22,6 +23,8 @@ export interface MockOptions {
   /** Called once per request with a line that holds no secret. */
   readonly log?: (line: string) => void;
   readonly store?: Store;
+  /** How many acknowledged operations a new store keeps (default MAX_KEPT_OPERATIONS); not with `store`. */
+  readonly maxOperations?: number;
   /** A variant of the catalogue (mock/variants/), by name or value; none for the reference mock. */
   readonly variant?: string | Variant;
 }
@@ -202,18 +205,33 @@ export function createMockServer(app: App, log?: Log, wire?: Hooks['wire']): Ser
 const pathOnly = (url: string | undefined) => (url ?? '/').split('?')[0];
 
 /**
- * Log lines hold no header and no query, only paths; a client that puts a fixture key in the
- * path still leaves none in the log.
+ * The secrets of the fixtures: each company's key, named as the conformance suite names the two
+ * it uses, and each environment's SFTP password.
  */
-function withoutKeys(store: Store, log: Log): Log {
-  const keys = store.companies.map((c) => c.apiKey);
-  return (line) => log(keys.reduce((text, key) => text.replaceAll(key, '[redacted]'), line));
+function fixtureSecrets(store: Store): Secret[] {
+  const keys = store.companies.map((c, i) => keySecret(c.apiKey, i ? 'HSC_OTHER_API_KEY' : 'HSC_API_KEY'));
+  const environments = store.companies.flatMap((c) => c.sites.flatMap((s) => s.environments));
+  return [...keys, ...environments.map((e) => fieldSecret(e.sftpPassword, 'sftp_password'))];
+}
+
+/**
+ * Log lines hold no header, no query and no body, only paths; a client that puts a fixture
+ * secret in the path (in any form the sanitizer knows) still leaves none in the log.
+ */
+function sanitizedLog(store: Store, log: Log): Log {
+  const sanitizer = new Sanitizer(fixtureSecrets(store));
+  return (line) => log(sanitizer.text(line));
+}
+
+function storeFor(options: MockOptions): Store {
+  if (options.store && options.maxOperations !== undefined) throw new Error('maxOperations applies to a new store; give it to the Store passed instead');
+  return options.store ?? new Store({ maxOperations: options.maxOperations });
 }
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const store = options.store ?? new Store();
+  const store = storeFor(options);
   const hooks = options.variant === undefined ? {} : (typeof options.variant === 'string' ? variantNamed(options.variant) : options.variant).hooks;
-  const server = createMockServer(createApp(store, hooks), options.log && withoutKeys(store, options.log), hooks.wire);
+  const server = createMockServer(createApp(store, hooks), options.log && sanitizedLog(store, options.log), hooks.wire);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -103,6 +103,16 @@ describe('a DNS update', () => {
     expect(after).toEqual(before.filter((r) => r !== record));
   });
 
+  it('creates a removed record again, once, holding only the values sent', async () => {
+    const record = (await records()).find((r) => r.resource_records.length === 1);
+    expect(record, 'precondition: a record with one value').toBeDefined();
+    await update({ ...record!, removed: valuesOf(record) });
+    const value = freshValue(valuesOf(record)!);
+    await update({ ...record!, new: [value, value] });
+    const same = (await records()).filter((r) => r.type === record!.type && r.name === record!.name);
+    expect(same).toEqual([{ ...record, resource_records: [{ value }] }]);
+  });
+
   it("changes only the named domain's records", async () => {
     const other = mock.store.environment(tenant.companyId, tenant.env.id)!.domains.find((d) => d.id !== tenant.domain.id)!;
     const otherBefore = await client.listDnsRecords({ domain_id: other.id });
@@ -172,6 +182,22 @@ describe.each(rows(api.endpoints.filter(isAck)))('%s', (_, endpoint) => {
       } else {
         expect(record!.details[field.name], field.name).toEqual(sent);
       }
+    }
+  });
+});
+
+describe('the operation log of a long run', () => {
+  it('keeps the newest `maxOperations` records, oldest first, and counts those dropped', async () => {
+    const bounded = await startMock({ port: 0, maxOperations: 3 });
+    try {
+      const own = tenantOf(bounded.store, bounded.fixtures.companyId);
+      const boundedClient = new HostedSiteClient({ baseUrl: bounded.url, apiKey: own.apiKey });
+      const acknowledged: string[] = [];
+      for (let i = 0; i < 5; i++) acknowledged.push((await boundedClient.runWpCliCommand({ env_id: own.env.id }, { wp_command: `wp cache flush --n=${i}` })).operation_id);
+      expect(bounded.store.operations.map((o) => o.operation_id)).toEqual(acknowledged.slice(-3));
+      expect(bounded.store.droppedOperations).toBe(2);
+    } finally {
+      await bounded.close();
     }
   });
 });

@@ -160,6 +160,14 @@ export const assumptions: readonly Assumption[] = [
     scope: 'all',
   },
   {
+    id: 'ASM-BODY-BOUNDS',
+    choice:
+      'An answer is read up to a size cap (`--max-body-kb`) and parsed up to a nesting bound; a longer or deeper one is not parsed, and is judged as a body that does not read as the document says. Each run states both figures in its notes.',
+    why: 'Sizes and depths are not shown, yet a client must stop reading somewhere; every documented body is shallow (the file tree aside) and far smaller, and a real file tree that outgrows the default can be read by raising the flag.',
+    cite: { section: 'Limits', quote: 'Length and size bounds of all other fields: not shown.' },
+    scope: 'all',
+  },
+  {
     id: 'ASM-THEMES-BODY',
     choice: 'Requests for the themes list carry `status: "active"` (a theme status that occurs) and `column: "name"` (a Theme field).',
     why: 'The allowed values of `status` and `column` are not shown, yet the table lists a JSON body for the call.',

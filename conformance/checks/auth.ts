@@ -2,9 +2,10 @@
  * §Authentication: a missing or invalid key yields 401 (AUTH-401), the key counts only as a bearer
  * header (AUTH-BEARER), and the scheme name is case-insensitive (AUTH-SCHEME-CASE, RFC 7235 §2.1).
  */
-import type { Check, CheckContext, Exchange, Verdict } from '../types.ts';
+import { Sanitizer } from '../../sanitize/sanitizer.ts';
+import type { Check, CheckContext, Exchange, ProbeRequest, Verdict } from '../types.ts';
 import { expectationCheck, judgeExpectation, transportVerdict } from './expectations.ts';
-import { header, isObject, quote, scrub } from './values.ts';
+import { header, isObject, quote } from './values.ts';
 
 /** Words that show a 401 message is about the credentials (§Errors: "No or invalid API key provided"). */
 const ABOUT_CREDENTIALS = /key|token|auth|credential/i;
@@ -19,13 +20,40 @@ function messageMeaning(exchange: Exchange): Verdict | undefined {
   const message = response.json.message;
   // A missing or non-string message is ERR-BODY's failure, not a question of meaning. The key
   // itself, echoed back, says nothing about it.
-  if (typeof message !== 'string' || ABOUT_CREDENTIALS.test(scrub(exchange, message))) return undefined;
+  if (typeof message !== 'string' || ABOUT_CREDENTIALS.test(withoutCredentials(exchange.probe.request, message))) return undefined;
   return {
     title: "401 message does not say the API key is missing or invalid",
-    message: `The 401 message ${quote(exchange, message)} says nothing about a key, token, authentication or credentials; the document's meaning is "No or invalid API key provided" (§Errors).`,
+    message: `The 401 message ${quote(message)} says nothing about a key, token, authentication or credentials; the document's meaning is "No or invalid API key provided" (§Errors).`,
     severity: 'warning',
   };
 }
+
+/** The credentials a request carries: the Authorization credential, key-like headers and query values. */
+function credentialsOf(request: ProbeRequest): string[] {
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(request.headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'authorization') {
+      const credential = value.replace(/^\s*\S+\s*/, '');
+      if (credential) found.push(credential);
+      // A key sent without a scheme word; a lone scheme word (`Bearer`) is no secret.
+      else if (value.trim().length >= 12) found.push(value.trim());
+    } else if (/key|token|auth/.test(lower)) found.push(value);
+  }
+  try {
+    for (const [name, value] of new URL(request.url).searchParams) if (/key|token|auth/i.test(name)) found.push(value);
+  } catch {
+    // Not a URL we can parse: nothing to add.
+  }
+  return found.filter((c) => c.length >= 4);
+}
+
+/**
+ * Server text without the request's own credentials, in any form: an echoed key says nothing
+ * about the message's meaning. (Hidden as plain values: a key's marker names it, in words this check reads.)
+ */
+const withoutCredentials = (request: ProbeRequest, text: string): string =>
+  new Sanitizer(credentialsOf(request).map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), []).text(text);
 
 const unauthorized = expectationCheck('AUTH-401');
 

@@ -24,7 +24,7 @@ export const contentType: Check = {
     if (mediaType(value) === 'application/json') return undefined;
     return {
       title: `${response.status} body is ${mediaType(value)}, not application/json`,
-      message: `The ${response.status} answer's Content-Type is ${quote(exchange, value)}; every body is JSON (\`Content-Type: application/json\`, parameters such as charset allowed).`,
+      message: `The ${response.status} answer's Content-Type is ${quote(value)}; every body is JSON (\`Content-Type: application/json\`, parameters such as charset allowed).`,
     };
   },
 };

@@ -23,6 +23,8 @@ export function describeTransportFailure(failure: TransportFailure): string {
       return 'connection refused';
     case 'protocol':
       return `malformed HTTP answer${after}`;
+    case 'throttled':
+      return 'throttled beyond the wait budget';
     case 'other':
       return `transport error${after}`;
   }

@@ -19,7 +19,11 @@ const cases: [string, Case][] = [
   ['listed 404 on a read', { given: { endpoint: 'getSite', status: 404, json: errorBody(404) }, want: 'pass' }],
   ['listed 400 on an action', { given: { endpoint: 'runWpCliCommand', status: 400, json: errorBody(400) }, want: 'pass' }],
   ['500 where listed', { given: { endpoint: 'getSite', status: 500, json: errorBody(500) }, want: 'pass' }],
-  ['403 is listed nowhere', { given: { endpoint: 'getSshStatus', status: 403, json: errorBody(403) }, want: /The server answered 403; the document allows its success, .*; the errors its table lists, 400, 401, 404, 500\.$/ }],
+  ['403 is listed nowhere', { given: { endpoint: 'getSshStatus', status: 403, json: errorBody(403) }, want: /The server answered 403 \(the server said ".*"\); the document allows its success, .*; the errors its table lists, 400, 401, 404, 500\.$/ }],
+  [
+    'a redirect, named with its target',
+    { given: { endpoint: 'getSite', status: 302, text: '', contentType: null }, want: /The server answered 302 \(a redirect, Location: none, which the suite does not follow\)/ },
+  ],
   [
     'non-strict failure names the conflicts it accepted',
     { given: { endpoint: 'validateApiKey', status: 400, json: errorBody(400) }, want: /the errors its table lists, 401, 500; 404 by CONFLICT-VALIDATE-404 \(either side accepted\)\.$/ },

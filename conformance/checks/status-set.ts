@@ -8,6 +8,7 @@ import type { Conflict, Endpoint } from '../../spec/model.ts';
 import { allowedErrorStatuses, conflictsOf } from '../../spec/queries.ts';
 import type { Check, CheckOptions, Exchange } from '../types.ts';
 import { describeSuccess, isSuccess } from './success.ts';
+import { serverSaid } from './values.ts';
 
 /** The allowed set in words: success, the table's errors, and each conflict's status with its id. */
 export function describeAllowed(endpoint: Endpoint, options: CheckOptions): string {
@@ -48,7 +49,7 @@ export const statusSet: Check = {
         : '';
     return {
       title: `status ${status} is not in the endpoint's status set`,
-      message: `The server answered ${status}; the document allows ${describeAllowed(endpoint, options)}.${strictNote}`,
+      message: `The server answered ${status}${serverSaid(exchange)}; the document allows ${describeAllowed(endpoint, options)}.${strictNote}`,
     };
   },
 };

@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import { endpoint as endpointNamed, fillPath } from '../../spec/queries.ts';
+import { readBody } from '../body.ts';
 import type { Check, CheckContext, Exchange, Expectation, ProbeRequest, TransportFailure, Verdict } from '../types.ts';
 
 export const BASE_URL = 'http://127.0.0.1:4010/v2';
@@ -44,7 +45,14 @@ const failureOf = (failure: TransportFailure['kind'] | TransportFailure): Transp
     : {
         kind: failure,
         ms: failure === 'refused' ? 2 : 10_000,
-        message: { timeout: 'no response within 10000 ms', reset: 'socket hang up', refused: 'connect ECONNREFUSED 127.0.0.1:4010', protocol: 'Parse Error: Invalid header value char', other: 'fetch failed' }[failure],
+        message: {
+          timeout: 'no response within 10000 ms',
+          reset: 'socket hang up',
+          refused: 'connect ECONNREFUSED 127.0.0.1:4010',
+          protocol: 'Parse Error: Invalid header value char',
+          throttled: 'throttled: HTTP 429 asked to wait 100000 s (Retry-After: 100000), more than the 60 s left of the run\'s 60 s for waiting out 429s (--max-wait-s)',
+          other: 'fetch failed',
+        }[failure],
       };
 
 /** An exchange as the transport would return it. */
@@ -68,28 +76,11 @@ export function exchange(spec: ExchangeSpec = {}): Exchange {
   };
   if (spec.failure !== undefined) return { probe, failure: failureOf(spec.failure), throttled: 0 };
   const text = spec.text ?? (spec.json === undefined ? '' : JSON.stringify(spec.json));
-  let json: unknown;
-  let jsonError: string | undefined;
-  if (text.trim() !== '') {
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      jsonError = (error as Error).message;
-    }
-  }
   const contentType = spec.contentType === undefined ? 'application/json; charset=utf-8' : spec.contentType;
-  return {
-    probe,
-    response: {
-      status: spec.status ?? 200,
-      headers: contentType === null ? {} : { 'content-type': contentType },
-      text,
-      ...(json !== undefined ? { json } : {}),
-      ...(jsonError !== undefined ? { jsonError } : {}),
-      ms: 3,
-    },
-    throttled: 0,
-  };
+  const headers: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
+  // Read as the transport reads it, so the checks see the same named causes.
+  const body = text.trim() === '' ? {} : readBody({ text, headers });
+  return { probe, response: { status: spec.status ?? 200, headers, text, ...body, ms: 3 }, throttled: 0 };
 }
 
 export const lenient: CheckContext = { options: { strict: false } };

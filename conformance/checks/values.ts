@@ -3,7 +3,8 @@
  * can act on: `status` is "404" (string), the body is not JSON, and so on.
  */
 import { secretFieldNames } from '../../spec/queries.ts';
-import type { Exchange, ProbeRequest, ProbeResponse } from '../types.ts';
+import { redirectTarget } from '../body.ts';
+import type { Exchange, ProbeResponse } from '../types.ts';
 
 /** The wire type of a JSON value in the document's words; `absent` for a missing property. */
 export function kindOf(value: unknown): string {
@@ -21,13 +22,36 @@ export const clip = (text: string, max = MAX_SHOWN): string => (text.length > ma
 /** A value as JSON (clipped) with its type: `"404" (string)`, `null (null)`, `absent`. */
 export function show(value: unknown): string {
   if (value === undefined) return 'absent';
-  let json: string;
-  try {
-    json = JSON.stringify(value) ?? String(value);
-  } catch {
-    json = String(value);
-  }
-  return `${clip(json)} (${kindOf(value)})`;
+  return `${preview(value, MAX_SHOWN)} (${kindOf(value)})`;
+}
+
+/**
+ * JSON text of a value up to about `max` characters, then `…`: the walk stops there, so a huge
+ * or deeply nested answer costs no more than its first characters.
+ */
+export function preview(value: unknown, max = MAX_SHOWN): string {
+  let out = '';
+  const write = (text: string): boolean => {
+    out += text;
+    return out.length <= max;
+  };
+  const walk = (v: unknown): boolean => {
+    if (v === null || typeof v !== 'object') return write(JSON.stringify(v) ?? String(v));
+    if (Array.isArray(v)) {
+      if (!write('[')) return false;
+      for (let i = 0; i < v.length; i++) if ((i > 0 && !write(',')) || !walk(v[i])) return false;
+      return write(']');
+    }
+    if (!write('{')) return false;
+    let first = true;
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      if ((!first && !write(',')) || !write(`${JSON.stringify(key)}:`) || !walk((v as Record<string, unknown>)[key])) return false;
+      first = false;
+    }
+    return write('}');
+  };
+  return walk(value) ? out : `${out.slice(0, max)}…`;
 }
 
 const secretNames = new Set(secretFieldNames);
@@ -46,54 +70,24 @@ export function header(headers: Readonly<Record<string, string>>, name: string):
   return undefined;
 }
 
-/**
- * Why a body that should be JSON is not usable, or undefined when it parsed: empty, or not JSON
- * (with the parser's complaint and the body's first characters).
- */
+/** Why a body that should be JSON is not usable (the transport's named cause), or undefined when it parsed. */
 export function notJson(response: ProbeResponse): string | undefined {
   if (response.json !== undefined) return undefined;
-  if (response.text.trim() === '') return 'the body is empty';
-  const why = response.jsonError ? ` (${clip(response.jsonError, 80)})` : '';
-  return `the body is not JSON${why}: it begins ${JSON.stringify(clip(response.text.trimStart(), 80))}`;
+  return response.jsonError ?? (response.text.trim() === '' ? 'the body is empty' : 'the body is not JSON');
 }
 
-/** Credentials a request carries, so text quoted from the server never echoes them. */
-function credentialsOf(request: ProbeRequest): string[] {
-  const found: string[] = [];
-  for (const [name, value] of Object.entries(request.headers)) {
-    const lower = name.toLowerCase();
-    if (lower === 'authorization') {
-      const credential = value.replace(/^\s*\S+\s*/, '');
-      if (credential) found.push(credential);
-      // A key sent without a scheme word; a lone scheme word (`Bearer`) is no secret.
-      else if (value.trim().length >= 12) found.push(value.trim());
-    } else if (/key|token|auth/.test(lower)) found.push(value);
-  }
-  try {
-    for (const [name, value] of new URL(request.url).searchParams) if (/key|token|auth/i.test(name)) found.push(value);
-  } catch {
-    // Not a URL we can parse: nothing to add.
-  }
-  return found.filter((c) => c.length >= 4);
-}
-
-/** Server text with the request's credentials replaced by `[redacted]`. */
-export function scrub(exchange: Exchange, text: string): string {
-  let scrubbed = text;
-  for (const credential of credentialsOf(exchange.probe.request)) scrubbed = scrubbed.split(credential).join('[redacted]');
-  return scrubbed;
-}
-
-/** Server text quoted in a message: scrubbed, clipped, JSON-quoted. */
-export const quote = (exchange: Exchange, text: string, max = 120): string => JSON.stringify(clip(scrub(exchange, text), max));
+/** Server text quoted in a message: clipped, JSON-quoted (the report's sanitizer hides any secret in it). */
+export const quote = (text: string, max = 120): string => JSON.stringify(clip(text, max));
 
 /** Text with its first letter capitalized, to open a message. */
 export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The server's own `message`, when its error answer has one, as a clause to append. */
+/** The server's own `message`, when its error answer has one, or where a redirect points, as a clause to append. */
 export function serverSaid(exchange: Exchange): string {
   const response = exchange.response;
-  if (!response || response.status < 400) return '';
+  if (!response) return '';
+  if (response.status >= 300 && response.status < 400) return ` (a redirect, Location: ${redirectTarget(response.headers)}, which the suite does not follow)`;
+  if (response.status < 400) return '';
   const json = response.json;
-  return isObject(json) && typeof json.message === 'string' && json.message !== '' ? ` (the server said ${quote(exchange, json.message)})` : '';
+  return isObject(json) && typeof json.message === 'string' && json.message !== '' ? ` (the server said ${quote(json.message)})` : '';
 }

@@ -21,7 +21,7 @@ type EnvEndpoint =
   | 'setEdgeCachingStatus'
   | 'clearCdnCache';
 
-/** E-mail addresses, and UUID text on input (RFC 9562 §4, as `clearCdnCache` compares its cache id), ignore case. */
+/** UUID text on input ignores case (RFC 9562 §4, as `clearCdnCache` compares its cache id). */
 const sameIgnoringCase = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export const environmentHandlers: HandlerGroup<EnvEndpoint> = {
@@ -63,14 +63,12 @@ export const environmentHandlers: HandlerGroup<EnvEndpoint> = {
   },
   checkWpAdminUserExists: (context) => {
     const env = ownEnvironment(context, context.params.env_id);
-    return { has_wp_admin_user: env.wpAdminEmails.some((e) => sameIgnoringCase(e, context.query.email)) };
+    return { has_wp_admin_user: context.store.hasWpAdmin(env, context.query.email) };
   },
   createWpAdminUser: (context) => {
     const env = ownEnvironment(context, context.params.env_id);
     const email = context.body.email;
-    if (email === undefined || env.wpAdminEmails.some((e) => sameIgnoringCase(e, email))) return { create_wp_admin_user: false };
-    env.wpAdminEmails.push(email);
-    return { create_wp_admin_user: true };
+    return { create_wp_admin_user: email !== undefined && context.store.addWpAdmin(env, email) };
   },
   runWpCliCommand: (context) => {
     const env = ownEnvironment(context, context.params.env_id);

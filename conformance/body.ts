@@ -1,0 +1,57 @@
+/**
+ * What an answer's body is to the suite: parsed JSON, or a named reason it is not (empty, cut at
+ * the size cap, content-encoded, nested too deep, not JSON with its content type and first
+ * characters). Every reader of an answer (checks, discovery, scenarios) gives the same reason.
+ */
+import { MAX_JSON_DEPTH, parseBoundedJson } from './json.ts';
+
+export interface ReadBody {
+  readonly json?: unknown;
+  /** Why `json` is absent, as a clause: `the body is empty`, `the body was cut at the size cap …`. */
+  readonly jsonError?: string;
+}
+
+export interface BodyFacts {
+  readonly text: string;
+  /** Lowercased names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body went on past `cap` bytes and was cut there. */
+  readonly cut?: boolean;
+  readonly cap?: number;
+}
+
+/** `1024 KiB`, `256 bytes`. */
+export const bytes = (n: number): string => (n >= 1024 && n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`);
+
+/** The first characters of a text, quoted, for a message. */
+export const beginning = (text: string, max = 60): string => JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** The body as the suite reads it: JSON, or why not. */
+export function readBody(facts: BodyFacts): ReadBody {
+  const encoding = facts.headers['content-encoding']?.trim();
+  if (encoding && encoding.toLowerCase() !== 'identity') {
+    return { jsonError: `the body is content-encoded (Content-Encoding: ${encoding.slice(0, 40)}), which the suite neither asked for nor decodes; not parsed` };
+  }
+  if (facts.cut) return { jsonError: `the body was cut at the size cap of ${bytes(facts.cap ?? 0)} (--max-body-kb) and not parsed` };
+  const parsed = parseBoundedJson(facts.text, MAX_JSON_DEPTH);
+  if ('json' in parsed) return { json: parsed.json };
+  if (parsed.error === 'empty') return { jsonError: 'the body is empty' };
+  if (parsed.error === 'deep') return { jsonError: `the body is JSON ${parsed.message}, which the suite does not parse (ASM-BODY-BOUNDS)` };
+  const type = facts.headers['content-type'];
+  const label = type === undefined ? 'no Content-Type' : `Content-Type ${type.slice(0, 80)}`;
+  return { jsonError: `the body is not JSON (${label}; it begins ${beginning(facts.text.trimStart())}): ${parsed.message.slice(0, 120)}` };
+}
+
+/** Where a redirect points, as a message shows it: without credentials, clipped. */
+export function redirectTarget(headers: Readonly<Record<string, string>>): string {
+  const location = headers.location;
+  if (location === undefined) return 'none';
+  const clipped = location.length > 200 ? `${location.slice(0, 200)}…` : location;
+  return clipped.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+}
+
+/**
+ * A copy of `text` that shares no memory with the string it was cut from. V8 keeps a slice of a
+ * string as a view of the whole: 4 KB kept from a 1 MiB answer would keep the 1 MiB alive.
+ */
+export const ownCopy = (text: string): string => (text.length === 0 ? text : Buffer.from(text, 'utf16le').toString('utf16le'));

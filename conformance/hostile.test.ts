@@ -1,0 +1,152 @@
+/**
+ * The suite against hostile targets: the CLI, run as a user runs it, against the mock with one
+ * misbehaviour (hostile/servers.ts). Under scope `all` discovery cannot work: exit 2, the cause
+ * named on one line of stderr. Under `some` one endpoint misbehaves: exit 1, the cause named in
+ * the JSON report. Always: within a time bound, no crash, no signal, no exhausted heap, and no
+ * form of a secret in any byte the run wrote. The forms are computed here, independently of the
+ * project's sanitizer, so the test does not share its blind spots.
+ */
+import { describe, it, vi } from 'vitest';
+import { runConformCli, type CliRun } from './hostile/cli-run.ts';
+import { behaviours, startHostile, type Behaviour, type Scope } from './hostile/servers.ts';
+
+/** A row's run is killed at this bound, and that is a failure. */
+const ROW_BOUND_MS = 45_000;
+// Two cores: two runs at once. More starve the children (and this process, which serves them)
+// enough that a sound answer can miss the --timeout-ms deadline (cli-run.ts gives 2 s).
+vi.setConfig({ maxConcurrency: 2 });
+
+const timeout = /no complete answer within \d+ ms/;
+const malformed = /malformed HTTP answer/;
+const sizeCap = /cut at the size cap/;
+const redirect = /redirect.*Location: http/;
+
+/** The cause each behaviour must be named by, in the wording the suite gives it; none for a conformant row. */
+const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
+  'never-answers': [timeout],
+  'headers-then-stall': [timeout],
+  'byte-per-second': [timeout],
+  reset: [/connection closed before a complete answer/],
+  'garbage-http': [malformed],
+  'duplicate-content-length': [malformed],
+  'html-200': [/not JSON \(Content-Type text\/html/],
+  'huge-body': [sizeCap],
+  'gzip-bomb': [/content-encoded \(Content-Encoding: gzip\)/],
+  'deep-json': [/nested more than \d+ levels/],
+  'redirect-loop': [redirect],
+  'redirect-other-host': [redirect],
+  'throttled-forever': [/throttled/, /Retry-After/],
+  'huge-password': [sizeCap],
+  // Conformant apart from the extra fields the document allows: the suite passes, and leaks nothing.
+  'echo-secrets': [],
+};
+
+interface Want {
+  /** 2: discovery cannot work; 1: failures reported; 0: conforms. */
+  readonly code: 0 | 1 | 2;
+  /** Under `all` on one line of stderr, under `some` in the JSON report; all of them. */
+  readonly cause: readonly RegExp[];
+}
+
+/** Under `most` too where the load is heaviest: nearly every answer huge or deep, within the same bounds. */
+const heavy: ReadonlySet<Behaviour> = new Set(['huge-body', 'deep-json', 'gzip-bomb']);
+
+const rows: readonly (readonly [string, { readonly behaviour: Behaviour; readonly scope: Scope; readonly want: Want }])[] = behaviours.flatMap((behaviour) =>
+  (heavy.has(behaviour) ? (['all', 'some', 'most'] as const) : (['all', 'some'] as const)).map((scope: Scope) => {
+    const cause = causes[behaviour];
+    const code = cause.length === 0 ? 0 : scope === 'all' ? 2 : 1;
+    return [`${behaviour} (${scope})`, { behaviour, scope, want: { code, cause } }] as const;
+  }),
+);
+
+/** PHP's json_encode of a string, without its quotes: `/` as `\/`, everything past ASCII as `\uXXXX`. */
+const phpEscaped = (value: string) =>
+  JSON.stringify(value)
+    .slice(1, -1)
+    .replace(/\//g, '\\/')
+    .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+/** Every form of a secret a careless tool might print, named; each with its 12-character prefix. */
+function secretForms(secret: string): { readonly name: string; readonly text: string }[] {
+  const base: [string, string][] = [
+    ['raw', secret],
+    ['JSON-escaped', JSON.stringify(secret).slice(1, -1)],
+    ['PHP-escaped', phpEscaped(secret)],
+    ['URI-encoded', encodeURIComponent(secret)],
+    ['base64(value)', base64(secret)],
+    ['base64(value:)', base64(`${secret}:`)],
+    ['base64(:value)', base64(`:${secret}`)],
+  ];
+  const cased = base.flatMap(([name, text]) => [
+    [name, text],
+    [`${name}, upper-cased`, text.toUpperCase()],
+    [`${name}, lower-cased`, text.toLowerCase()],
+  ]);
+  const forms = cased.flatMap(([name, text]) => [
+    { name: name!, text: text! },
+    { name: `${name}, 12-character prefix`, text: text!.slice(0, 12) },
+  ]);
+  const seen = new Set<string>();
+  return forms.filter((f) => !seen.has(f.text) && seen.add(f.text));
+}
+
+/**
+ * Where any form of any secret occurs in what the run wrote, searched as bytes: as UTF-8 and,
+ * where it differs, as Latin-1 (a header value copied through as bytes). Named, never shown.
+ */
+function leaks(run: CliRun, secrets: readonly string[]): string[] {
+  const found: string[] = [];
+  secrets.forEach((secret, i) => {
+    for (const form of secretForms(secret)) {
+      const encodings = [Buffer.from(form.text, 'utf8')];
+      if (/^[\u0000-\u00ff]*$/.test(form.text) && !encodings[0]!.equals(Buffer.from(form.text, 'latin1'))) encodings.push(Buffer.from(form.text, 'latin1'));
+      for (const output of run.outputs) {
+        for (const needle of encodings) {
+          const at = output.bytes.indexOf(needle);
+          if (at >= 0) found.push(`secret #${i} (${secret.length} chars), ${form.name}, in ${output.name} at byte ${at}`);
+        }
+      }
+    }
+  });
+  return found;
+}
+
+const firstLines = (text: string, n = 4) => text.split('\n').slice(0, n).join('\n');
+
+describe.concurrent('the suite against hostile targets', () => {
+  it.for(rows)('%s', { timeout: ROW_BOUND_MS + 15_000 }, async ([, { behaviour, scope, want }], { expect }) => {
+    const server = await startHostile(behaviour, scope);
+    try {
+      const run = await runConformCli({ url: server.url, apiKey: server.apiKey, siteId: server.siteId, timeoutMs: ROW_BOUND_MS });
+      const summary = `exit ${run.code}${run.signal ? ` (${run.signal})` : ''} after ${run.wallMs} ms; stderr begins:\n${firstLines(run.stderr)}`;
+      if (process.env.HSC_HOSTILE_LOG) console.log(`[hostile] ${behaviour} (${scope}): ${summary.replace(/\n/g, '\n    ')}`);
+
+      // (c) bounded, and no crash of the process itself.
+      expect.soft(run.timedOut, `killed at the ${ROW_BOUND_MS} ms bound; ${summary}`).toBe(false);
+      expect.soft(run.wallMs).toBeLessThan(ROW_BOUND_MS);
+      expect.soft(run.signal, summary).toBeNull();
+      expect.soft(run.stderr).not.toMatch(/heap out of memory|FATAL ERROR/);
+      expect.soft(run.stderr, 'a stack trace').not.toMatch(/\n\s+at /);
+      expect.soft(run.overflow, 'output past the capture caps').toEqual([]);
+      // (a) the exit code.
+      expect.soft(run.code, summary).toBe(want.code);
+      // (b) the cause, named.
+      if (want.cause.length > 0) {
+        if (scope === 'all') {
+          const line = run.stderr.split('\n').find((l) => want.cause.every((cause) => cause.test(l)));
+          expect.soft(line, `one line of stderr matching ${want.cause.join(' and ')}; ${summary}`).toBeDefined();
+        } else {
+          const report = run.files['report.json'];
+          expect.soft(report, `report.json written; ${summary}`).toBeDefined();
+          for (const cause of want.cause) expect.soft(report ?? '', `the JSON report names ${cause}`).toMatch(cause);
+        }
+      }
+      // (d) no form of any secret, anywhere.
+      expect.soft(leaks(run, server.secrets), 'secret forms in the output').toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});

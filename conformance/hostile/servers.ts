@@ -1,0 +1,410 @@
+/**
+ * Hostile targets: the reference mock with one misbehaviour, on 127.0.0.1, for testing how the
+ * suite copes with servers we do not control (hostile.test.ts). Under scope `all` every request
+ * misbehaves, so the suite's discovery (GET /validate, GET /sites/{site_id}) cannot work; under
+ * `some` only the requests to one endpoint discovery never reads misbehave, so the run goes on
+ * and must report failures there. Everything else is the mock's own answer.
+ */
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { EndpointName } from '../../generated/types.ts';
+import { is2xx } from '../../spec/queries.ts';
+import type { MockRequest, MockResponse } from '../../mock/app.ts';
+import { seedCompanies, type CompanySeed } from '../../mock/fixtures.ts';
+import { startMock } from '../../mock/server.ts';
+import { Store } from '../../mock/store.ts';
+import type { Variant } from '../../mock/variant.ts';
+
+export const behaviours = [
+  'never-answers',
+  'headers-then-stall',
+  'byte-per-second',
+  'reset',
+  'garbage-http',
+  'duplicate-content-length',
+  'html-200',
+  'huge-body',
+  'gzip-bomb',
+  'deep-json',
+  'redirect-loop',
+  'redirect-other-host',
+  'throttled-forever',
+  'huge-password',
+  'echo-secrets',
+] as const;
+export type Behaviour = (typeof behaviours)[number];
+
+/**
+ * `all`: every request misbehaves (discovery fails); `some`: only one endpoint's requests do;
+ * `most`: every endpoint but the reads discovery needs (the run goes on, and nearly every answer
+ * misbehaves: the memory and time bounds under the heaviest load).
+ */
+export type Scope = 'all' | 'some' | 'most';
+
+/** The reads the suite's discovery sends (conformance/discovery.ts): left alone under `most`. */
+export const DISCOVERY_READS: ReadonlySet<EndpointName> = new Set([
+  'validateApiKey',
+  'getSite',
+  'listEnvironments',
+  'listDnsRecords',
+  'listBackups',
+  'listAdditionalSftpAccounts',
+  'listCompanyUsers',
+]);
+
+export interface HostileOptions {
+  /** The endpoint that misbehaves under scope `some` (default: the behaviour's own choice). */
+  readonly endpoint?: EndpointName;
+}
+
+export interface HostileServer {
+  /** Base URL, ending in `/v2`. */
+  readonly url: string;
+  /** The key of the company under test (pass it as HSC_API_KEY). */
+  readonly apiKey: string;
+  readonly siteId: string;
+  /** The site's environments, live first. */
+  readonly envIds: readonly string[];
+  /** Exact strings that must never appear in the suite's output: the key and the served passwords. */
+  readonly secrets: readonly string[];
+  /** An endpoint discovery does not read that misbehaves (under `some` the only one); undefined under `all`. */
+  readonly endpoint: EndpointName | undefined;
+  /** Requests that fell in the scope, and lazy bodies still being written (byte-per-second, huge-body). */
+  readonly stats: () => { readonly inScope: number; readonly streaming: number };
+  close(): Promise<void>;
+}
+
+/** Sizes and values the rows are built on; the wire-level test reads them too. */
+export const HUGE_BODY_BYTES = 200 * 1024 * 1024;
+export const GZIP_BOMB_BYTES = 100 * 1024 * 1024;
+export const DEEP_JSON_LEVELS = 100_000;
+export const HUGE_PASSWORD_BYTES = 1024 * 1024;
+export const THROTTLE_RETRY_AFTER_S = 100_000;
+export const OTHER_HOST = 'other-host.invalid';
+/** A key with `/`, `é` and `+`: a valid header value (Latin-1, no control characters), no `"`. */
+export const ECHO_KEY = 'hsc_live/k\u00e9y+Secret_0123456789ABCDEF';
+/** Passwords with `/`, `é` and `"`, one per environment. */
+export const echoPassword = (envName: string) => `sftp/pa"ss\u00e9-${envName}-Zq7xW2`;
+
+/** What a misbehaviour's `wire` gets: the mock's answer, the request, and the row's secrets. */
+interface Answer {
+  readonly res: ServerResponse;
+  readonly socket: Socket;
+  readonly response: MockResponse;
+  readonly request: MockRequest;
+  /** The company's environment passwords. */
+  readonly passwords: readonly string[];
+  /** Marks a lazily written body as started; the returned function marks it stopped. */
+  readonly streamStarted: () => () => void;
+}
+
+interface Misbehaviour {
+  readonly description: string;
+  /** Under scope `some`: an endpoint discovery does not read, and that gets few probes. */
+  readonly someEndpoint: EndpointName;
+  /** Changes to the company under test before the store is built (key, passwords). */
+  readonly company?: (company: CompanySeed) => CompanySeed;
+  /** Writes the misbehaving answer; false lets the mock write `response` as it is. */
+  readonly wire: (answer: Answer) => boolean;
+}
+
+const QUIET_ENDPOINT: EndpointName = 'getSshAllowedIps';
+const PASSWORD_ENDPOINT: EndpointName = 'getSftpPassword';
+
+const jsonText = (response: MockResponse) => (response.body === undefined ? '' : JSON.stringify(response.body));
+
+/** A whole answer. The body goes as bytes: Node then writes the headers as Latin-1 (with a string body, as UTF-8). */
+function writeText(res: ServerResponse, status: number, text: string, headers: Record<string, string | number | string[]> = {}): true {
+  const body = Buffer.from(text, 'utf8');
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length, ...headers }).end(body);
+  return true;
+}
+
+/** Bytes written on the socket itself, past Node's HTTP layer; `end` closes the connection after them. */
+function writeRaw(socket: Socket, bytes: string | Buffer, end: boolean): true {
+  const data = typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes;
+  if (end) socket.end(data, () => socket.destroy());
+  else socket.write(data);
+  return true;
+}
+
+/**
+ * A body of `total` bytes written piece by piece as the client reads: `next(offset)` gives the
+ * next piece; back-pressure and `every` ms pace it; it stops for good when the connection goes.
+ */
+function writeLazily(answer: Answer, status: number, headers: Record<string, string | number>, total: number, next: (offset: number) => Buffer, everyMs?: number): true {
+  const { res } = answer;
+  const stopped = answer.streamStarted();
+  let offset = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const stop = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    stopped();
+  };
+  res.once('close', stop);
+  res.writeHead(status, { ...headers, 'content-length': total });
+  const pump = () => {
+    while (!done && offset < total) {
+      const piece = next(offset).subarray(0, total - offset);
+      offset += piece.length;
+      const more = res.write(piece);
+      if (offset >= total) break;
+      if (everyMs !== undefined) return void (timer = setTimeout(pump, everyMs));
+      if (!more) return void res.once('drain', pump);
+    }
+    if (!done) res.end(stop);
+  };
+  pump();
+  return true;
+}
+
+/** Deterministic printable filler (base64url), so a prefix of it appears nowhere by chance. */
+function filler(length: number, label: string): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < length; i++) {
+    const part = createHash('sha256').update(`${label}:${i}`).digest('base64url');
+    parts.push(part);
+    size += part.length;
+  }
+  return parts.join('').slice(0, length);
+}
+
+let hugePassword: string | undefined;
+/** The 1 MiB password of the huge-password row. */
+export const hugePasswordValue = (): string => (hugePassword ??= filler(HUGE_PASSWORD_BYTES, 'hostile-sftp-password'));
+
+let gzipBomb: Promise<Buffer> | undefined;
+/** `{"environment":{"padding":"AAAA…"}}` of ~100 MB, gzipped once per process (about 100 KB), never whole in memory. */
+export function gzipBombBytes(): Promise<Buffer> {
+  return (gzipBomb ??= (async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'A');
+    async function* payload() {
+      yield Buffer.from('{"environment":{"padding":"');
+      for (let i = 0; i < GZIP_BOMB_BYTES / chunk.length; i++) yield chunk;
+      yield Buffer.from('"}}');
+    }
+    const parts: Buffer[] = [];
+    for await (const part of Readable.from(payload()).pipe(createGzip({ level: 9 }))) parts.push(part as Buffer);
+    return Buffer.concat(parts);
+  })());
+}
+
+/** The request's key as it was sent: the bearer token, else the whole Authorization value. */
+function requestKey(request: MockRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const key = (/^\s*bearer\s+(.*)$/i.exec(header)?.[1] ?? header).trim();
+  return key === '' ? undefined : key;
+}
+
+/** PHP's json_encode of a string, without its quotes: `/` as `\/`, everything past ASCII as `\uXXXX`. */
+export function phpJsonEscape(value: string): string {
+  return JSON.stringify(value)
+    .slice(1, -1)
+    .replace(/\//g, '\\/')
+    .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The mock's answer, status and body kept, echoing the request's key and the passwords in every
+ * form a careless server might: raw and upper-cased, JSON- and PHP-escaped, URI-encoded and as
+ * Basic credentials in headers, and a 12-character prefix quoted in an error's `message`.
+ */
+function echoSecrets({ res, response, request, passwords }: Answer): true {
+  const key = requestKey(request);
+  const values = [...(key === undefined ? [] : [key]), ...passwords];
+  let text = jsonText(response);
+  if (isObject(response.body)) {
+    const body: Record<string, unknown> = {
+      ...response.body,
+      echo: { raw: values, upper: values.map((v) => v.toUpperCase()), basic: values.map((v) => base64(`${v}:`)) },
+    };
+    if (response.status >= 400 && typeof body.message === 'string') {
+      const quoted = (v: string) => `"${v.slice(0, 12)}\u2026"`;
+      const keyPart = key === undefined ? 'No key' : `Invalid key ${quoted(key)}`;
+      body.message = `${body.message} (${keyPart}; SFTP password ${passwords.map(quoted).join(', ')})`;
+    }
+    // PHP's json_encode, written by hand: no JSON.stringify produces `\/` or `\u00e9`.
+    text = `${JSON.stringify(body).slice(0, -1)},"echo_php":[${values.map((v) => `"${phpJsonEscape(v)}"`).join(',')}]}`;
+  }
+  const kept = Object.entries(response.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
+  return writeText(res, response.status, text, {
+    ...Object.fromEntries(kept),
+    'x-echo-raw': values,
+    'x-echo': values.map(encodeURIComponent),
+    'x-echo-basic': values.map((v) => `Basic ${base64(`${v}:`)}`),
+    'x-echo-upper': values.map((v) => v.toUpperCase()),
+  });
+}
+
+const statusLine = (status: number, reason: string) => `HTTP/1.1 ${status} ${reason}\r\n`;
+
+/** Every environment of the company gets a new password. */
+const withPasswords = (company: CompanySeed, password: (envName: string) => string): CompanySeed => ({
+  ...company,
+  sites: company.sites.map((site) => ({ ...site, environments: site.environments.map((env) => ({ ...env, sftpPassword: password(env.name) })) })),
+});
+
+const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
+  'never-answers': {
+    description: 'accepts the connection, reads the request, never writes a byte',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: () => true,
+  },
+  'headers-then-stall': {
+    description: 'writes a 200 status line and headers with a Content-Length, then nothing',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ socket, response }) =>
+      writeRaw(socket, `${statusLine(200, 'OK')}content-type: application/json\r\ncontent-length: ${Math.max(Buffer.byteLength(jsonText(response)), 64)}\r\n\r\n`, false),
+  },
+  'byte-per-second': {
+    description: "trickles the mock's JSON answer one byte per second",
+    someEndpoint: QUIET_ENDPOINT,
+    wire: (answer) => {
+      const body = Buffer.from(jsonText(answer.response) || '{}');
+      return writeLazily(answer, answer.response.status, { 'content-type': 'application/json' }, body.length, (offset) => body.subarray(offset, offset + 1), 1000);
+    },
+  },
+  reset: {
+    description: 'resets the connection on the request (TCP RST)',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ socket }) => {
+      socket.resetAndDestroy();
+      return true;
+    },
+  },
+  'garbage-http': {
+    description: 'writes bytes that are not HTTP, then ends the connection',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ socket }) => writeRaw(socket, Buffer.from('\u0000\u00ff\u00fe garbage, not HTTP \u0001\u0002\r\n\r\n\u0000', 'latin1'), true),
+  },
+  'duplicate-content-length': {
+    description: 'answers with two Content-Length headers that disagree',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ socket, response }) => {
+      const body = Buffer.from(jsonText(response) || '{}');
+      const head = `${statusLine(200, 'OK')}content-type: application/json\r\ncontent-length: ${body.length}\r\ncontent-length: ${body.length + 10}\r\nconnection: close\r\n\r\n`;
+      return writeRaw(socket, Buffer.concat([Buffer.from(head, 'latin1'), body]), true);
+    },
+  },
+  'html-200': {
+    description: 'answers 200 with a small text/html page',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ res }) =>
+      writeText(res, 200, '<!DOCTYPE html>\n<html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n', { 'content-type': 'text/html; charset=utf-8' }),
+  },
+  'huge-body': {
+    description: 'answers 200 with a 200 MiB JSON body, written lazily as the client reads',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: (answer) => {
+      const head = Buffer.from('{"padding":"');
+      const tail = Buffer.from('"}');
+      const block = Buffer.alloc(64 * 1024, 'x');
+      return writeLazily(answer, 200, { 'content-type': 'application/json' }, HUGE_BODY_BYTES, (offset) =>
+        offset === 0 ? head : offset >= HUGE_BODY_BYTES - tail.length ? tail : block.subarray(0, HUGE_BODY_BYTES - tail.length - offset),
+      );
+    },
+  },
+  'gzip-bomb': {
+    description: 'answers 200 with `Content-Encoding: gzip`: ~100 KB that inflate to ~100 MB of JSON',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ res }) => {
+      void gzipBombBytes().then((bytes) => {
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bytes.length }).end(bytes);
+      });
+      return true;
+    },
+  },
+  'deep-json': {
+    description: `answers 200 with JSON arrays nested ${DEEP_JSON_LEVELS} deep`,
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ res }) => writeText(res, 200, `${'['.repeat(DEEP_JSON_LEVELS)}${']'.repeat(DEEP_JSON_LEVELS)}`),
+  },
+  'redirect-loop': {
+    description: 'answers 302 with a Location that is the request URL itself',
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ res, socket, request }) =>
+      writeText(res, 302, '', { 'content-type': 'text/plain', location: `http://${socket.localAddress}:${socket.localPort}${request.url}` }),
+  },
+  'redirect-other-host': {
+    description: `answers 302 with a Location on another host (${OTHER_HOST})`,
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ res, request }) => writeText(res, 302, '', { 'content-type': 'text/plain', location: `http://${OTHER_HOST}${request.url}` }),
+  },
+  'throttled-forever': {
+    description: `answers 429 with Retry-After: ${THROTTLE_RETRY_AFTER_S}`,
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ res }) => writeText(res, 429, JSON.stringify({ message: 'Too many requests', status: 429 }), { 'retry-after': String(THROTTLE_RETRY_AFTER_S) }),
+  },
+  'huge-password': {
+    description: 'serves an sftp_password of 1 MiB; under scope all every 2xx answer is such a body',
+    someEndpoint: PASSWORD_ENDPOINT,
+    company: (company) => withPasswords(company, hugePasswordValue),
+    // The store serves the password on its own endpoint; every other 2xx answer is replaced by it.
+    wire: ({ res, response, request, passwords }) => {
+      if (!is2xx(response.status) || response.endpoint?.name === PASSWORD_ENDPOINT) return false;
+      const envId = /\/environments\/([^/?]+)/.exec(request.url)?.[1] ?? '00000000-0000-4000-8000-000000000000';
+      return writeText(res, response.status, JSON.stringify({ environment: { id: envId, sftp_password: passwords[0] } }));
+    },
+  },
+  'echo-secrets': {
+    description: "echoes the request's key and the passwords in many forms, in fields and headers the document allows",
+    someEndpoint: QUIET_ENDPOINT,
+    company: (company) => withPasswords({ ...company, apiKey: ECHO_KEY }, echoPassword),
+    wire: echoSecrets,
+  },
+};
+
+export const describeBehaviour = (behaviour: Behaviour): string => misbehaviours[behaviour].description;
+
+export async function startHostile(behaviour: Behaviour, scope: Scope, options: HostileOptions = {}): Promise<HostileServer> {
+  const misbehaviour = misbehaviours[behaviour];
+  const companies = seedCompanies().map((c, i) => (i === 0 && misbehaviour.company ? misbehaviour.company(c) : c));
+  const company = companies[0]!;
+  const site = company.sites[0]!;
+  const passwords = [...new Set(company.sites.flatMap((s) => s.environments.map((e) => e.sftpPassword)))];
+  const endpoint = scope === 'all' ? undefined : (options.endpoint ?? misbehaviour.someEndpoint);
+  if (behaviour === 'gzip-bomb') await gzipBombBytes(); // compressed before the first request, not during it
+  let inScope = 0;
+  let streaming = 0;
+  const streamStarted = () => {
+    streaming++;
+    return () => void streaming--;
+  };
+  const variant: Variant = {
+    name: `hostile-${behaviour}-${scope}`,
+    kind: 'conformant',
+    description: misbehaviour.description,
+    hooks: {
+      wire: (res, response, request) => {
+        if (scope === 'some' && response.endpoint?.name !== endpoint) return false;
+        if (scope === 'most' && (!response.endpoint || DISCOVERY_READS.has(response.endpoint.name as EndpointName))) return false;
+        inScope++;
+        const socket = res.socket;
+        if (!socket) return true; // the client is already gone: nothing to write to
+        return misbehaviour.wire({ res, socket, response, request, passwords, streamStarted });
+      },
+    },
+  };
+  const mock = await startMock({ port: 0, store: new Store({ companies }), variant });
+  return {
+    url: mock.url,
+    apiKey: company.apiKey,
+    siteId: site.id,
+    envIds: site.environments.map((e) => e.id),
+    secrets: [company.apiKey, ...passwords],
+    endpoint,
+    stats: () => ({ inScope, streaming }),
+    close: () => mock.close(),
+  };
+}

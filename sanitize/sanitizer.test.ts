@@ -1,0 +1,249 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fieldSecret, keySecret, REDACTED, Sanitizer, type Secret } from './sanitizer.ts';
+
+const KEY = 'hsc_k/y\u00e9+Q%z_0123456789abcdef';
+const PASSWORD = 'p@ss/w\u00f6rd "quoted" & <tagged>';
+
+/** JSON as PHP's `json_encode` writes it: `/` as `\/`, every non-ASCII character as `\uXXXX`. */
+const phpJson = (text: string): string =>
+  JSON.stringify(text).replace(/\//g, '\\/').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Every character as an HTML numeric reference. */
+const htmlReferences = (text: string): string => [...text].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('');
+
+/** Forms a server echoes a secret in; each must be hidden wherever it sits in a text. */
+function echoes(value: string): [string, string][] {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  return [
+    ['as sent', value],
+    ['JSON-escaped', JSON.stringify(value).slice(1, -1)],
+    ["PHP's json_encode (\\/ and \\u00e9)", phpJson(value).slice(1, -1)],
+    ['URI-encoded', encodeURIComponent(value)],
+    ['form-encoded', new URLSearchParams({ v: value }).toString().slice(2)],
+    ['HTML references', htmlReferences(value)],
+    ['upper-cased', value.toUpperCase()],
+    ['base64', b64(value)],
+    ['base64 of HTTP Basic `value:`', b64(`${value}:`)],
+    ['base64 of HTTP Basic `:value`', b64(`:${value}`)],
+    ['base64url', Buffer.from(value).toString('base64url')],
+    ['a 12-character prefix', value.slice(0, 12)],
+    ['a 20-character prefix, JSON-escaped', phpJson(value.slice(0, 20)).slice(1, -1)],
+  ];
+}
+
+describe('Sanitizer.text hides a secret in every form a server echoes it', () => {
+  const sanitizer = new Sanitizer([keySecret(KEY, 'HSC_API_KEY'), fieldSecret(PASSWORD, 'sftp_password')]);
+  for (const [secret, marker] of [
+    [KEY, '[redacted HSC_API_KEY]'],
+    [PASSWORD, REDACTED],
+  ] as const) {
+    it.each(echoes(secret))(`${marker}: %s`, (_, form) => {
+      const out = sanitizer.text(`error: "${form}" was refused`);
+      expect(out).not.toContain(form);
+      expect(out).toContain(marker);
+      expect(out.startsWith('error: "')).toBe(true);
+      expect(out.endsWith('" was refused')).toBe(true);
+    });
+  }
+
+  it('leaves text without secrets as it is, and a prefix shorter than 12 characters', () => {
+    const text = `no secret here, only ${KEY.slice(0, 11)}, and ${KEY.slice(0, 2)}…`;
+    expect(sanitizer.text(text)).toBe(text);
+  });
+
+  it('hides the head of a secret where an excerpt was cut short (…), from 3 characters', () => {
+    for (const head of [3, 5, 11]) {
+      expect(sanitizer.text(`the server said "Invalid key ${KEY.slice(0, head)}…"`)).toBe('the server said "Invalid key [redacted HSC_API_KEY]…"');
+      expect(sanitizer.text(`{"message":"${PASSWORD.slice(0, head)}\u2026"}`)).toBe(`{"message":"${REDACTED}\u2026"}`);
+    }
+  });
+
+  it('hides a base64 form at any byte offset of a longer base64 text', () => {
+    for (const before of ['', 'x', 'xy', 'xyz']) {
+      for (const after of ['', 'q', 'qr']) {
+        const encoded = Buffer.from(`${before}${KEY}${after}`).toString('base64');
+        const out = sanitizer.text(`Authorization: Basic ${encoded}`);
+        // What stays encodes the neighbours, plus at most the two characters they share with the key, and padding.
+        const neighbours = Math.ceil((4 * (before.length + after.length)) / 3);
+        expect(out).toContain('[redacted HSC_API_KEY]');
+        expect(out.replace('Authorization: Basic ', '').replace('[redacted HSC_API_KEY]', '').length).toBeLessThanOrEqual(neighbours + 4);
+      }
+    }
+  });
+});
+
+describe('Sanitizer: secrets of any length', () => {
+  it('hides a 1 MB key and a 1 MB served password without a regular expression, with their prefixes', () => {
+    const key = 'k'.repeat(1 << 20);
+    const password = Array.from({ length: 1 << 20 }, (_, i) => String.fromCharCode(0x21 + ((i * 7919) % 90))).join('');
+    const sanitizer = new Sanitizer([keySecret(key, 'HSC_API_KEY')]);
+    sanitizer.learn({ environment: { sftp_password: password } });
+    const text = `key=${key}; pw=${JSON.stringify(password)}; b64=${Buffer.from(`${key}:`).toString('base64')}; cut=${password.slice(0, 5000)}…`;
+    const out = sanitizer.text(text);
+    expect(out.length).toBeLessThan(200);
+    expect(out).toBe(`key=[redacted HSC_API_KEY]; pw="${REDACTED}"; b64=[redacted HSC_API_KEY]; cut=${REDACTED}…`);
+  });
+
+  it('a secret that the marker would complete is hidden by a plainer marker', () => {
+    for (const secret of ['redacted', '[redacted]', 'd]x', 'e', '*', '[hidden]']) {
+      const sanitizer = new Sanitizer([fieldSecret(secret, 'sftp_password')], []);
+      const out = sanitizer.text(`a ${secret}x ${secret.toUpperCase()} b`);
+      expect(out.toLowerCase()).not.toContain(secret.toLowerCase());
+    }
+  });
+});
+
+describe('Sanitizer.learn and learnText', () => {
+  it('learns secret field values at any depth of a parsed answer', () => {
+    let deep: unknown = { sftp_password: 'deep-secret-value' };
+    for (let i = 0; i < 10_000; i++) deep = { next: deep };
+    const sanitizer = new Sanitizer();
+    sanitizer.learn(deep);
+    expect(sanitizer.text('the password is deep-secret-value')).toBe(`the password is ${REDACTED}`);
+  });
+
+  it.each([
+    ['cut inside the value', '{"environment":{"id":"e","sftp_password":"abcdefghijklmnop'],
+    ['cut inside an escape', '{"environment":{"sftp_password":"abcdefghijklmnop\\u00'],
+    ['JSON inside a JSON string', '{"text":"{\\"sftp_password\\":\\"abcdefghijklmnop\\"}"}'],
+    ['spaced out', '{ "sftp_password" :\n "abcdefghijklmnop" }'],
+  ])('learns a value from JSON text that was not parsed: %s', (_, text) => {
+    const sanitizer = new Sanitizer();
+    sanitizer.learnText(text);
+    expect(sanitizer.text('echo abcdefghijklmnop!')).toBe(`echo ${REDACTED}!`);
+  });
+
+  it('does not learn values too short to hide everywhere, nor non-string values', () => {
+    const sanitizer = new Sanitizer();
+    sanitizer.learn({ sftp_password: 'abc', admin_password: 12345 });
+    expect(sanitizer.secrets).toEqual([]);
+  });
+
+  it('value() replaces secret fields, sanitizes strings and keys, and stops at a depth bound', () => {
+    const sanitizer = new Sanitizer([keySecret(KEY, 'HSC_API_KEY')]);
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 200; i++) deep = [deep];
+    const out = sanitizer.value({ admin_password: 'x', [KEY]: `k ${KEY}`, deep });
+    expect(JSON.stringify(out)).not.toContain(KEY);
+    expect(JSON.stringify(out)).not.toContain('bottom');
+    expect(out).toMatchObject({ admin_password: REDACTED, '[redacted HSC_API_KEY]': 'k [redacted HSC_API_KEY]' });
+  });
+});
+
+// ---- the property --------------------------------------------------------------------------------
+
+/** A string of `length` code units from a small seeded generator: any unit, or a narrow alphabet (periodic). */
+function expand(length: number, seed: number, alphabet: 'any' | 'narrow' | 'ascii'): string {
+  let state = seed >>> 0 || 1;
+  const units = new Uint16Array(length);
+  for (let i = 0; i < length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    const r = state >>> 0;
+    units[i] = alphabet === 'narrow' ? 0x61 + (r % 2) : alphabet === 'ascii' ? 0x20 + (r % 95) : r % 0x10000;
+  }
+  let out = '';
+  for (let i = 0; i < length; i += 8192) out += String.fromCharCode(...units.subarray(i, i + 8192));
+  return out;
+}
+
+const secretArb: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 200 }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ length: fc.integer({ min: 1, max: 1 << 20 }), seed: fc.integer(), alphabet: fc.constantFrom('any', 'narrow', 'ascii') as fc.Arbitrary<'any' | 'narrow' | 'ascii'> })
+      .map(({ length, seed, alphabet }) => expand(length, seed, alphabet)),
+  },
+);
+
+/** No lone surrogate: the text has a UTF-8 form (URI encoding throws otherwise). */
+function wellFormed(text: string): boolean {
+  try {
+    encodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A form of the secret as a server would echo it; only forms the sanitizer claims to hide. */
+type Form = (secret: string, choice: number) => string | undefined;
+
+const varyCase = (secret: string, choice: number): string =>
+  [...secret]
+    .map((c, i) => {
+      const upper = c.toUpperCase();
+      return (choice >> i % 30) & 1 && upper.length === c.length && upper.toLowerCase() === c.toLowerCase() ? upper : c;
+    })
+    .join('');
+
+const forms: readonly [string, Form][] = [
+  ['raw', (s) => s],
+  ['JSON', (s) => JSON.stringify(s).slice(1, -1)],
+  // Each character of the secret either as JSON.stringify writes it or as a `\u` escape.
+  ['JSON, random \\u escapes', (s, choice) => Array.from(s, (c, i) => ((choice >> i % 30) & 1 ? c.split("").map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('') : JSON.stringify(c).slice(1, -1))).join('')],
+  ['PHP JSON', (s) => phpJson(s).slice(1, -1)],
+  ['URI', (s) => (wellFormed(s) ? encodeURIComponent(s) : undefined)],
+  ['form', (s) => (wellFormed(s) ? new URLSearchParams({ v: s }).toString().slice(2) : undefined)],
+  ['HTML', (s) => (wellFormed(s) ? htmlReferences(s) : undefined)],
+  ['case varied', varyCase],
+  ['base64 Basic', (s) => Buffer.from(`${s}:`).toString('base64')],
+  ['base64', (s) => Buffer.from(s).toString('base64')],
+  ['base64url', (s) => (Buffer.byteLength(s) >= 6 ? Buffer.from(s).toString('base64url') : undefined)],
+  ['prefix', (s, choice) => (s.length >= 12 ? s.slice(0, 12 + (choice % (s.length - 11))) : undefined)],
+];
+
+describe('Sanitizer property: no embedded secret survives, in linear work', () => {
+  it('for random secrets (1 character to 1 MB) embedded in random text in any supported form', () => {
+    fc.assert(
+      fc.property(
+        secretArb,
+        fc.constantFrom(...forms),
+        fc.nat(),
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        fc.boolean(),
+        (secret, [, form], choice, before, after, isKey) => {
+          const echoed = form(secret, choice);
+          fc.pre(echoed !== undefined && echoed !== '');
+          const text = `${before}${echoed}${after}`;
+          const sanitizer = new Sanitizer([isKey ? keySecret(secret, 'HSC_API_KEY') : fieldSecret(secret, 'sftp_password')]);
+          const out = sanitizer.text(text);
+          expect(out.includes(echoed!)).toBe(false);
+          if (secret.length >= 2) expect(out.includes(secret)).toBe(false);
+          // Linear: a bounded number of steps per code unit, whatever the secret.
+          expect(sanitizer.work).toBeLessThanOrEqual(200 * (text.length + 1));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the work per code unit does not grow with the text (periodic text, periodic secret)', () => {
+    const perUnit = (n: number) => {
+      const sanitizer = new Sanitizer([keySecret('ab'.repeat(5000), 'HSC_API_KEY'), fieldSecret('a'.repeat(3000) + 'b', 'sftp_password')]);
+      sanitizer.text(`${'ab'.repeat(n)}%61%62&#x61;\\u0062${'a'.repeat(n)}`);
+      return sanitizer.work / (4 * n);
+    };
+    const small = perUnit(20_000);
+    const large = perUnit(320_000);
+    expect(large).toBeLessThan(small * 1.5);
+  });
+});
+
+describe('Sanitizer.writer', () => {
+  it('sanitizes every write, secrets learned later included', () => {
+    const written: string[] = [];
+    const sink = { write: (chunk: string | Uint8Array) => (written.push(String(chunk)), true) } as unknown as NodeJS.WritableStream;
+    const sanitizer = new Sanitizer([keySecret(KEY, 'HSC_API_KEY')]);
+    const out = sanitizer.writer(sink);
+    out.write(`a ${KEY}\n`);
+    sanitizer.add({ value: 'learned-later-secret', name: 'HSC_SFTP_PASSWORD', kind: 'field' } satisfies Secret);
+    out.write(Buffer.from('b learned-later-secret\n'));
+    expect(written).toEqual(['a [redacted HSC_API_KEY]\n', `b ${REDACTED}\n`]);
+  });
+});

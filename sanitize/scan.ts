@@ -1,0 +1,432 @@
+/**
+ * Finds secrets in text in time linear in the text, whatever their length: no regular expression
+ * is ever compiled from a secret (V8 refuses one over ~26 KB, and the error would quote it).
+ *
+ * - Patterns go into an Aho-Corasick automaton by their first `CHUNK` code units only, so its size
+ *   does not grow with a 1 MB secret; a pattern longer than that is followed past its chunk by
+ *   direct comparison, one code unit per step, as the text streams by.
+ * - A pattern accepts any prefix of at least its `minAccept` units: a key quoted cut short in an
+ *   error message is still found. Right before an ellipsis (`…`, how every excerpt in this
+ *   project ends), the head of a pattern counts from `CUT_PREFIX_MIN` units: a quote cut inside
+ *   a secret leaves no part of it.
+ * - The text is read through several views, each decoding one way a server re-encodes what it
+ *   echoes (JSON escapes including `\/` and `\uXXXX`, URI percent-encoding, form encoding, HTML
+ *   character references), and every code unit is case-folded, in the patterns as in the text.
+ *   A match in a view maps back to the span of the original text it was decoded from.
+ *
+ * Spans may cover a little more than the secret (an overlapping second occurrence of a long
+ * pattern is assumed to match where it was not compared): hiding too much is the safe side.
+ */
+
+/** Code units of a pattern kept in the automaton; the rest is compared as the text streams by. */
+export const CHUNK = 64;
+/** Recent units whose start is remembered: a chunk and the ellipsis after it. */
+const RING = CHUNK + 2;
+/** Where text was cut short (`…`), a secret's head of this many units before it is hidden too. */
+export const CUT_PREFIX_MIN = 3;
+const ELLIPSIS = 0x2026;
+
+export interface ScanPattern {
+  /** The pattern, already case-folded with `foldText`. */
+  readonly text: string;
+  /** The shortest prefix that counts as a match (the whole pattern when it is shorter). */
+  readonly minAccept: number;
+}
+
+/** How a view reads the text: each decodes one encoding in which a server may echo a secret. */
+export type View = 'raw' | 'json' | 'percent' | 'form' | 'html';
+
+/** A view is worth reading only when the text holds the character its encoding starts with. */
+const TRIGGER: Readonly<Record<Exclude<View, 'raw'>, string>> = { json: '\\', percent: '%', form: '+', html: '&' };
+
+export const ALL_VIEWS: readonly View[] = ['raw', 'json', 'percent', 'form', 'html'];
+
+/** Matched spans of the original text, sorted, merged, `[start, end)`; `pattern` is one pattern found there. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+  readonly pattern: number;
+}
+
+// ---- case folding --------------------------------------------------------------------------------
+
+let foldTable: Uint16Array | undefined;
+
+/** Simple case folding of one UTF-16 code unit (lower of upper, where both stay one unit). */
+export function foldUnit(unit: number): number {
+  if (unit < 0x80) return unit >= 0x41 && unit <= 0x5a ? unit + 32 : unit;
+  if (!foldTable) foldTable = buildFoldTable();
+  return foldTable[unit]!;
+}
+
+function buildFoldTable(): Uint16Array {
+  const table = new Uint16Array(0x10000);
+  for (let unit = 0; unit < 0x10000; unit++) {
+    table[unit] = unit;
+    if (unit >= 0xd800 && unit <= 0xdfff) continue; // surrogates: astral letters are not folded
+    const upper = String.fromCharCode(unit).toUpperCase();
+    const lower = (upper.length === 1 ? upper : String.fromCharCode(unit)).toLowerCase();
+    if (lower.length === 1) table[unit] = lower.charCodeAt(0);
+  }
+  return table;
+}
+
+const ASCII = /^[\u0000-\u007f]*$/;
+
+export function foldText(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase(); // the same as foldUnit on ASCII, natively
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = foldUnit(text.charCodeAt(i));
+  let out = '';
+  for (let i = 0; i < units.length; i += 8192) out += String.fromCharCode(...units.subarray(i, i + 8192));
+  return out;
+}
+
+// ---- the automaton -------------------------------------------------------------------------------
+
+/** Steps taken by every `spans` call so far, for tests that the work is linear in the text. */
+export interface ScanStats {
+  steps: number;
+}
+
+interface Extension {
+  readonly pattern: number;
+  /** Units of the pattern matched so far. */
+  offset: number;
+  readonly start: number;
+  end: number;
+  /** A later occurrence that began while this one was still matching: its decoded index and start. */
+  pendingAt: number;
+  pendingStart: number;
+}
+
+export class SecretScanner {
+  readonly stats: ScanStats = { steps: 0 };
+  private readonly patterns: readonly ScanPattern[];
+  private readonly edges = new Map<number, number>();
+  private readonly rootNext = new Int32Array(0x10000);
+  private readonly fail: number[] = [0];
+  private readonly depth: number[] = [0];
+  /** The deepest accepting node on the suffix chain of each node (0: none). */
+  private readonly acceptAt: number[] = [0];
+  /** A pattern that accepts at each node (-1: none). */
+  private readonly acceptPattern: number[] = [-1];
+  /** Patterns longer than CHUNK, by the node where their chunk ends. */
+  private readonly longAt = new Map<number, number[]>();
+  /** The first pattern inserted through each node. */
+  private readonly headOf: number[] = [0];
+
+  constructor(patterns: readonly ScanPattern[]) {
+    this.patterns = patterns;
+    const childHead: number[] = [-1];
+    const sibling: number[] = [-1];
+    const unitOf: number[] = [0];
+    patterns.forEach((pattern, index) => {
+      const text = pattern.text;
+      if (text.length === 0) return;
+      const min = Math.max(1, Math.min(pattern.minAccept, text.length));
+      let node = 0;
+      const last = Math.min(text.length, CHUNK);
+      for (let i = 0; i < last; i++) {
+        const unit = text.charCodeAt(i);
+        let next = node === 0 ? this.rootNext[unit]! : (this.edges.get(node * 0x10000 + unit) ?? 0);
+        if (next === 0) {
+          next = this.fail.length;
+          this.fail.push(0);
+          this.depth.push(i + 1);
+          this.acceptAt.push(0);
+          this.acceptPattern.push(-1);
+          childHead.push(-1);
+          unitOf.push(unit);
+          this.headOf.push(index);
+          sibling.push(childHead[node]!);
+          childHead[node] = next;
+          if (node === 0) this.rootNext[unit] = next;
+          else this.edges.set(node * 0x10000 + unit, next);
+        }
+        node = next;
+        if (i + 1 >= min && this.acceptPattern[node] === -1) this.acceptPattern[node] = index;
+      }
+      if (text.length > CHUNK) {
+        const list = this.longAt.get(node);
+        if (list) list.push(index);
+        else this.longAt.set(node, [index]);
+      }
+    });
+    // Breadth first: a node's failure link is shallower, so it is final when the node is reached.
+    const queue: number[] = [];
+    for (let child = childHead[0]!; child !== -1; child = sibling[child]!) {
+      this.fail[child] = 0;
+      queue.push(child);
+    }
+    for (let q = 0; q < queue.length; q++) {
+      const node = queue[q]!;
+      this.acceptAt[node] = this.acceptPattern[node] !== -1 ? node : this.acceptAt[this.fail[node]!]!;
+      for (let child = childHead[node]!; child !== -1; child = sibling[child]!) {
+        this.fail[child] = this.step(this.fail[node]!, unitOf[child]!);
+        queue.push(child);
+      }
+    }
+  }
+
+  /** The automaton's move from `state` on `unit`, following failure links. */
+  private step(state: number, unit: number): number {
+    for (;;) {
+      if (state === 0) return this.rootNext[unit]!;
+      const next = this.edges.get(state * 0x10000 + unit);
+      if (next !== undefined) return next;
+      state = this.fail[state]!;
+      this.stats.steps++;
+    }
+  }
+
+  /** A pattern whose head `state` is (the first one inserted through it). */
+  private headPattern(state: number): number {
+    return this.headOf[state] ?? 0;
+  }
+
+  get empty(): boolean {
+    return this.fail.length === 1;
+  }
+
+  /** Every span of `text` where a pattern matches in any of `views`, merged and sorted. */
+  spans(text: string, views: readonly View[] = ALL_VIEWS): Span[] {
+    if (this.empty || text.length === 0) return [];
+    const found: Span[] = [];
+    for (const view of views) {
+      if (view !== 'raw' && !text.includes(TRIGGER[view])) continue;
+      this.scanView(text, view, found);
+    }
+    return merge(found);
+  }
+
+  private scanView(text: string, view: View, found: Span[]): void {
+    const patterns = this.patterns;
+    const ring = new Int32Array(RING);
+    let position = 0; // decoded units so far
+    let state = 0;
+    let current: { start: number; end: number; pattern: number } | undefined;
+    const active: Extension[] = [];
+    const stats = this.stats;
+
+    const feed = (raw: number, start: number, end: number): void => {
+      stats.steps++;
+      const unit = foldUnit(raw);
+      ring[position % RING] = start;
+      position++;
+      // Text cut short right after the head of a secret: the head goes too.
+      if (raw === ELLIPSIS && this.depth[state]! >= CUT_PREFIX_MIN) {
+        const head = this.depth[state]!;
+        const headStart = ring[(position - 1 - head) % RING]!;
+        if (current && headStart <= current.end) {
+          current.start = Math.min(current.start, headStart);
+          current.end = Math.max(current.end, start);
+        } else {
+          if (current) found.push(current);
+          current = { start: headStart, end: start, pattern: this.headPattern(state) };
+        }
+      }
+      // Long patterns being followed past their chunk.
+      for (let k = 0; k < active.length; ) {
+        const ext = active[k]!;
+        stats.steps++;
+        const text = patterns[ext.pattern]!.text;
+        if (text.charCodeAt(ext.offset) === unit) {
+          ext.offset++;
+          ext.end = end;
+          if (ext.offset < text.length) {
+            k++;
+            continue;
+          }
+          found.push({ start: ext.start, end: ext.end, pattern: ext.pattern });
+          active[k] = active[active.length - 1]!;
+          active.pop();
+          continue;
+        }
+        found.push({ start: ext.start, end: ext.end, pattern: ext.pattern });
+        // A later occurrence that began inside this one: carry on from where it would be.
+        const offset = ext.pendingAt < 0 ? -1 : position - 1 - ext.pendingAt;
+        if (offset >= 0 && offset < text.length && text.charCodeAt(offset) === unit) {
+          if (offset + 1 < text.length) {
+            active[k] = { pattern: ext.pattern, offset: offset + 1, start: ext.pendingStart, end, pendingAt: -1, pendingStart: 0 };
+            k++;
+            continue;
+          }
+          found.push({ start: ext.pendingStart, end, pattern: ext.pattern });
+        }
+        active[k] = active[active.length - 1]!;
+        active.pop();
+      }
+      state = this.step(state, unit);
+      const accepting = this.acceptAt[state]!;
+      if (accepting !== 0) {
+        const length = this.depth[accepting]!;
+        const spanStart = ring[(position - length) % RING]!;
+        const pattern = this.acceptPattern[accepting]!;
+        if (current && spanStart <= current.end) {
+          current.start = Math.min(current.start, spanStart);
+          current.end = Math.max(current.end, end);
+        } else {
+          if (current) found.push(current);
+          current = { start: spanStart, end, pattern };
+        }
+      }
+      if (this.depth[state] === CHUNK) {
+        const long = this.longAt.get(state);
+        if (long) {
+          const chunkStart = ring[(position - CHUNK) % RING]!; // the chunk's first unit
+          for (const pattern of long) {
+            const ext = active.find((e) => e.pattern === pattern);
+            if (!ext) active.push({ pattern, offset: CHUNK, start: chunkStart, end, pendingAt: -1, pendingStart: 0 });
+            else if (ext.pendingAt < 0) {
+              ext.pendingAt = position - CHUNK;
+              ext.pendingStart = chunkStart;
+            }
+          }
+        }
+      }
+    };
+
+    decode(text, view, feed);
+    if (current) found.push(current);
+    for (const ext of active) found.push({ start: ext.start, end: ext.end, pattern: ext.pattern });
+  }
+}
+
+function merge(spans: Span[]): Span[] {
+  if (spans.length < 2) return spans;
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Span[] = [];
+  let current = { ...spans[0]! };
+  for (const span of spans.slice(1)) {
+    if (span.start <= current.end) current.end = Math.max(current.end, span.end);
+    else {
+      out.push(current);
+      current = { ...span };
+    }
+  }
+  out.push(current);
+  return out;
+}
+
+// ---- views ---------------------------------------------------------------------------------------
+
+type Feed = (unit: number, start: number, end: number) => void;
+
+const hexValue = (unit: number): number => {
+  if (unit >= 0x30 && unit <= 0x39) return unit - 0x30;
+  const lower = unit | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+};
+
+/** The value of `count` hex digits at `at`, or -1. */
+function hexAt(text: string, at: number, count: number): number {
+  if (at + count > text.length) return -1;
+  let value = 0;
+  for (let i = 0; i < count; i++) {
+    const digit = hexValue(text.charCodeAt(at + i));
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+const JSON_ESCAPES: Readonly<Record<string, number>> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
+
+/** Feeds the code units of `text` as `view` decodes them, each with the span it came from. */
+function decode(text: string, view: View, feed: Feed): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const unit = text.charCodeAt(i);
+    const used = view === 'raw' ? 0 : decodeOne(text, i, unit, view, feed);
+    if (used > 0) i += used;
+    else {
+      feed(unit, i, i + 1);
+      i++;
+    }
+  }
+}
+
+/** Decodes one escape at `i` and feeds its units; returns the characters it used, 0 if none. */
+function decodeOne(text: string, i: number, unit: number, view: View, feed: Feed): number {
+  switch (view) {
+    case 'json': {
+      if (unit !== 0x5c || i + 1 >= text.length) return 0;
+      const next = text[i + 1]!;
+      if (next === 'u') {
+        const value = hexAt(text, i + 2, 4);
+        if (value < 0) return 0;
+        feed(value, i, i + 6);
+        return 6;
+      }
+      const escaped = JSON_ESCAPES[next];
+      if (escaped === undefined) return 0;
+      feed(escaped, i, i + 2);
+      return 2;
+    }
+    case 'form':
+      if (unit === 0x2b) {
+        feed(0x20, i, i + 1);
+        return 1;
+      }
+      return unit === 0x25 ? decodePercent(text, i, feed) : 0;
+    case 'percent':
+      return unit === 0x25 ? decodePercent(text, i, feed) : 0;
+    case 'html':
+      return unit === 0x26 ? decodeReference(text, i, feed) : 0;
+    case 'raw':
+      return 0;
+  }
+}
+
+/** `%XX`, or the `%XX` bytes of one UTF-8 sequence, as the code point they encode. */
+function decodePercent(text: string, i: number, feed: Feed): number {
+  const lead = hexAt(text, i + 1, 2);
+  if (lead < 0) return 0;
+  if (lead < 0x80) {
+    feed(lead, i, i + 3);
+    return 3;
+  }
+  const length = lead >= 0xf0 && lead < 0xf8 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+  if (length === 0) return 0;
+  let codePoint = lead & (0xff >> (length + 1));
+  for (let k = 1; k < length; k++) {
+    const at = i + 3 * k;
+    if (text.charCodeAt(at) !== 0x25) return 0;
+    const byte = hexAt(text, at + 1, 2);
+    if (byte < 0 || (byte & 0xc0) !== 0x80) return 0;
+    codePoint = (codePoint << 6) | (byte & 0x3f);
+  }
+  if (codePoint > 0x10ffff) return 0;
+  const end = i + 3 * length;
+  if (codePoint < 0x10000) feed(codePoint, i, end);
+  else {
+    feed(0xd800 + ((codePoint - 0x10000) >> 10), i, end);
+    feed(0xdc00 + ((codePoint - 0x10000) & 0x3ff), i, end);
+  }
+  return 3 * length;
+}
+
+const NAMED_REFERENCES: Readonly<Record<string, number>> = { amp: 0x26, lt: 0x3c, gt: 0x3e, quot: 0x22, apos: 0x27 };
+
+/** `&amp;`, `&#NN;` or `&#xHH;` as the character it stands for. */
+function decodeReference(text: string, i: number, feed: Feed): number {
+  const semicolon = text.indexOf(';', i + 1);
+  if (semicolon < 0 || semicolon - i > 10) return 0;
+  const name = text.slice(i + 1, semicolon);
+  let codePoint: number | undefined = NAMED_REFERENCES[name];
+  if (codePoint === undefined && name.startsWith('#')) {
+    const hex = name[1] === 'x' || name[1] === 'X';
+    const digits = name.slice(hex ? 2 : 1);
+    if (digits.length > 0 && (hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) codePoint = parseInt(digits, hex ? 16 : 10);
+  }
+  if (codePoint === undefined || codePoint > 0x10ffff) return 0;
+  const end = semicolon + 1;
+  if (codePoint < 0x10000) feed(codePoint, i, end);
+  else {
+    feed(0xd800 + ((codePoint - 0x10000) >> 10), i, end);
+    feed(0xdc00 + ((codePoint - 0x10000) & 0x3ff), i, end);
+  }
+  return end - i;
+}
