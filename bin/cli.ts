@@ -6,8 +6,8 @@
 import { inspect } from 'node:util';
 import { conformFlags } from '../conformance/flags.ts';
 import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
-import type { Sanitizer, Secret } from '../sanitize/sanitizer.ts';
 import { SetupError, UsageError, type Command } from './command.ts';
+import { commandLineSecrets, onCrash } from './process-guard.ts';
 
 const PROGRAM = 'hosted-site-contract';
 
@@ -95,7 +95,8 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(commandHelp(command));
     return 0;
   }
-  const sanitizer = await processSanitizer(args, process.env);
+  const { Sanitizer } = await import('../sanitize/sanitizer.ts');
+  const sanitizer = new Sanitizer(commandLineSecrets(args, process.env));
   const fail = (message: string) => console.error(sanitizer.text(`${PROGRAM} ${command.name}: ${message}`).replace(/\s*[\r\n]+\s*/g, ' '));
   onCrash((error) => {
     fail(`internal error: ${sanitizer.message(error)} (a bug of ${PROGRAM}, not a verdict; HOSTED_SITE_CONTRACT_DEBUG=1 shows where)`);
@@ -114,37 +115,6 @@ async function main(argv: readonly string[]): Promise<number> {
     if (process.env.HOSTED_SITE_CONTRACT_DEBUG) console.error(sanitizer.text(inspect(error)));
     return 1;
   }
-}
-
-/**
- * The sanitizer of this process, knowing every key the command line and the environment name:
- * the values of flags and variables named like a key or a password (a mistyped flag's value too).
- */
-async function processSanitizer(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Sanitizer> {
-  const { Sanitizer, keySecret } = await import('../sanitize/sanitizer.ts');
-  const secrets: Secret[] = [];
-  const secretName = /key|password|secret|token/i;
-  for (const [name, value] of Object.entries(env)) {
-    if (value && name.startsWith('HSC_') && secretName.test(name)) secrets.push(keySecret(value, name));
-  }
-  args.forEach((arg, i) => {
-    const flag = /^--([^=]+)(?:=(.*))?$/s.exec(arg);
-    if (!flag || !secretName.test(flag[1]!)) return;
-    const value = flag[2] ?? args[i + 1];
-    const name = `HSC_${flag[1]!.toUpperCase().replace(/-/g, '_')}`;
-    if (value) secrets.push(keySecret(value, name));
-  });
-  return new Sanitizer(secrets);
-}
-
-/** An error nobody caught (a bug): reported through `report`, one line, and the process exits 2. */
-function onCrash(report: (error: unknown) => void): void {
-  const handle = (error: unknown) => {
-    report(error);
-    process.exit(2);
-  };
-  process.on('uncaughtException', handle);
-  process.on('unhandledRejection', handle);
 }
 
 function usageError(message: string, command?: Command): number {

@@ -69,6 +69,7 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     ['a key with a line break', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID], { HSC_API_KEY: `${SECRET}\nsecond-line` }, /HSC_API_KEY holds a character an HTTP header cannot carry \(U\+000A at position 22\)/],
     ['a key beyond Latin-1', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID, '--api-key', `${SECRET}\u2028`], {}, /--api-key value holds a character .* \(U\+2028 at position 22\)/],
     ['a key given to a mistyped flag', ['--api-kye', SECRET], {}, /unknown option '--api-kye'/],
+    ['a key echoed back in a usage error', ['--mock-variant', SECRET], { HSC_API_KEY: SECRET }, /no variant named '\[redacted HSC_API_KEY\]'/],
   ])('%s: exit 2, not echoed', async (_, args, env, message) => {
     const { code, stdout, stderr } = await cli(args, env as NodeJS.ProcessEnv);
     expect(code).toBe(2);

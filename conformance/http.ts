@@ -88,8 +88,9 @@ export function createTransport(options: TransportOptions): Transport {
         dispatcher,
         signal: controller.signal,
       });
-      const { text, cut } = await readCapped(res.body, bodyCap);
+      const { bytes, cut } = await readCapped(res.body, bodyCap);
       const headers = flattenHeaders(res.headers);
+      const text = bodyText(bytes, cut, headers['content-encoding']);
       const body = readBody({ text, headers, cut, cap: bodyCap });
       if (body.json !== undefined) options.sanitizer?.learn(body.json);
       else if (text) options.sanitizer?.learnText(text);
@@ -176,8 +177,17 @@ function withDeadline(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {
   return Promise.race([attempt, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** Reads the body up to `cap` bytes; the rest is dropped with the connection. UTF-8, lossy. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number): Promise<{ text: string; cut: boolean }> {
+/**
+ * The body as text: UTF-8, lossy; a content-encoded body (which the suite never asked for) is
+ * described, not shown: its bytes are no text, and a report full of them says nothing.
+ */
+function bodyText(bytes: Buffer, cut: boolean, encoding: string | undefined): string {
+  if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return bytes.toString('utf8');
+  return `[${bytes.length} bytes${cut ? ', cut at the size cap,' : ''} of ${encoding.trim().slice(0, 40)}-encoded data, not decoded]`;
+}
+
+/** Reads the body up to `cap` bytes; the rest is dropped with the connection. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number): Promise<{ bytes: Buffer; cut: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let cut = false;
@@ -193,7 +203,7 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
     chunks.push(chunk);
     size += chunk.length;
   }
-  return { text: Buffer.concat(chunks, size).toString('utf8'), cut };
+  return { bytes: Buffer.concat(chunks, size), cut };
 }
 
 /** undici's headers with lowercased names; repeated headers joined as HTTP would (`, `). */

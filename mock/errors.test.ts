@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 /** Both companies' data and the operation log, to show a refused request changed nothing. */
-const stateOf = (m: RunningMock) => ({ a: m.store.snapshot(m.fixtures.companyId), b: m.store.snapshot(m.fixtures.otherCompanyId), operations: m.store.operations.length });
+const stateOf = (m: RunningMock) => ({ a: m.store.snapshot(m.fixtures.companyId), b: m.store.snapshot(m.fixtures.otherCompanyId), operations: m.store.acknowledgedOperations });
 
 const expectSuccess = (answer: Exchange, endpoint: Endpoint) =>
   expect(answer.status, `${operation(endpoint)}: ${answer.text.slice(0, 300)}`).toBe(isAck(endpoint) ? 202 : 200);

@@ -37,6 +37,8 @@ describe('the operation log', () => {
     const store = new Store({ maxOperations: given.bound });
     expect(recordMany(store, given.recorded)).toEqual(want.kept);
     expect(store.droppedOperations).toBe(want.dropped);
+    // What "nothing was acknowledged" is checked on keeps counting past the bound.
+    expect(store.acknowledgedOperations).toBe(given.recorded);
   });
 
   it(`keeps ${MAX_KEPT_OPERATIONS} by default`, () => {

@@ -59,6 +59,10 @@ class RingLog<T> {
     this.oldest = (this.oldest + 1) % this.capacity;
   }
 
+  get size(): number {
+    return this.items.length;
+  }
+
   /** How many items were overwritten (or, at capacity 0, never kept). */
   get dropped(): number {
     return this.droppedCount;
@@ -237,6 +241,11 @@ export class Store {
   /** How many acknowledged operations were dropped to keep the log within its bound. */
   get droppedOperations(): number {
     return this.operationLog.dropped;
+  }
+
+  /** Every operation ever acknowledged, kept or dropped: what "nothing was acknowledged" is checked on. */
+  get acknowledgedOperations(): number {
+    return this.operationLog.dropped + this.operationLog.size;
   }
 
   /** Everything one company owns, as plain data: for tests that a request changed nothing. */
