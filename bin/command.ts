@@ -49,6 +49,12 @@ export function parseFlags<const T extends FlagOptions>(args: readonly string[],
     return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
+    // An argument that is no flag may be a key pasted in the wrong place: never echoed.
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError('unexpected argument (not echoed; flags take the form --name VALUE or --name=VALUE)');
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /ambiguous/.test((error as Error).message)) {
+      const flag = /'(--[^']+)'/.exec((error as Error).message)?.[1] ?? 'the flag';
+      throw new UsageError(`${flag} needs a value; for a value that begins with '-', write ${flag}=VALUE`);
+    }
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
       // Node's messages go on with advice about `--`; the first sentence says what is wrong.
       const first = (error as Error).message.split(/\.\s/)[0] ?? 'bad arguments';

@@ -11,6 +11,7 @@ describe('commandLineSecrets', () => {
     ['--other-api-key=KEY', ['conform', '--other-api-key=k-2'], {}, [['HSC_OTHER_API_KEY', 'k-2']]],
     ['a mistyped flag', ['conform', '--apikey', 'k-3'], {}, [['HSC_APIKEY', 'k-3']]],
     ['HSC_ variables named like secrets', ['conform'], { HSC_API_KEY: 'k-4', HSC_DEPLOY_TOKEN: 't', HSC_SEED: '1', PATH: '/bin' }, [['HSC_API_KEY', 'k-4'], ['HSC_DEPLOY_TOKEN', 't']]],
+    ['`--api-key= KEY` (a space after =)', ['conform', '--api-key=', 'k-5'], {}, [['HSC_API_KEY', 'k-5']]],
     ['flags that are no secret', ['conform', '--site-id', 'x', '--seed', '1'], {}, []],
   ])('%s', (_, args, env, want) => {
     expect(commandLineSecrets(args, env as NodeJS.ProcessEnv).map((s) => [s.name, s.value])).toEqual(want);

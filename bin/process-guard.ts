@@ -20,7 +20,8 @@ export function commandLineSecrets(args: readonly string[], env: NodeJS.ProcessE
   args.forEach((arg, i) => {
     const flag = /^--([^=]+)(?:=(.*))?$/s.exec(arg);
     if (!flag || !SECRET_NAME.test(flag[1]!)) return;
-    const value = flag[2] ?? args[i + 1];
+    // `--api-key= KEY` (a space after `=`) leaves the key as the next argument.
+    const value = flag[2] || args[i + 1];
     if (value) secrets.push({ value, name: `HSC_${flag[1]!.toUpperCase().replace(/-/g, '_')}`, kind: 'key' });
   });
   return secrets;

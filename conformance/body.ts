@@ -42,12 +42,12 @@ export function readBody(facts: BodyFacts): ReadBody {
   return { jsonError: `the body is not JSON (${label}; it begins ${beginning(facts.text.trimStart())}): ${parsed.message.slice(0, 120)}` };
 }
 
-/** Where a redirect points, as a message shows it: without credentials, clipped. */
+/** Where a redirect points, as a message shows it: credentials taken out first (with or without a scheme), then clipped. */
 export function redirectTarget(headers: Readonly<Record<string, string>>): string {
   const location = headers.location;
   if (location === undefined) return 'none';
-  const clipped = location.length > 200 ? `${location.slice(0, 200)}…` : location;
-  return clipped.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+  const bare = location.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)[^/?#]*@/i, '$1');
+  return bare.length > 200 ? `${bare.slice(0, 200)}…` : bare;
 }
 
 /**

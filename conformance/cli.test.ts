@@ -3,7 +3,7 @@
  * exit 2 with one line; the default run against the embedded mock conforms (the issue's main
  * acceptance test); reports land where `--reporter`/`--output` say, and the JUnit one is XML.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
@@ -70,6 +70,9 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     ['a key beyond Latin-1', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID, '--api-key', `${SECRET}\u2028`], {}, /--api-key value holds a character .* \(U\+2028 at position 22\)/],
     ['a key given to a mistyped flag', ['--api-kye', SECRET], {}, /unknown option '--api-kye'/],
     ['a key echoed back in a usage error', ['--mock-variant', SECRET], { HSC_API_KEY: SECRET }, /no variant named '\[redacted HSC_API_KEY\]'/],
+    ['a key left as a stray argument (`--api-key= KEY`)', ['--api-key=', SECRET], {}, /unexpected argument \(not echoed/],
+    ['a key beginning with a dash', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID, '--api-key', `-${SECRET}`], {}, /--api-key needs a value; for a value that begins with '-', write --api-key=VALUE/],
+    ['a base URL path carrying a token', ['--base-url', `http://127.0.0.1:1/api;token=${SECRET}`, '--site-id', UUID], { HSC_API_KEY: KEY }, /must end in \/v2/],
   ])('%s: exit 2, not echoed', async (_, args, env, message) => {
     const { code, stdout, stderr } = await cli(args, env as NodeJS.ProcessEnv);
     expect(code).toBe(2);
@@ -77,6 +80,18 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     expect(stderr).toMatch(message);
     expect(stderr).not.toContain(SECRET);
     expect(stderr).not.toContain(SECRET.slice(0, 12));
+  });
+
+  it('--output naming a pipe is refused before the run (writing it would block)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsc-fifo-'));
+    try {
+      execFileSync('mkfifo', [join(dir, 'report.json')]);
+      const { code, stderr } = await cli(['--reporter', 'json', '--output', join(dir, 'report.json')]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/is a pipe or socket, not a file/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('an unwritable --output is found before the first request', async () => {

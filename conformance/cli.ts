@@ -50,7 +50,8 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
   if (options.live) sanitizer.add(keySecret(options.live.apiKey, 'HSC_API_KEY'));
   if (options.other) sanitizer.add(keySecret(options.other.apiKey, 'HSC_OTHER_API_KEY'));
   const suite = io.suite ?? (await import('./suite.ts')).defaultSuite;
-  const progress = createProgress(stderr);
+  // Progress lines are counts only: the matcher as last built will do (no rebuild per line).
+  const progress = createProgress({ isTTY: io.stderr.isTTY === true, write: (text: string) => io.stderr.write(sanitizer.text(text, { allowStale: true })) });
   const send = createTransport({
     timeoutMs: options.timeoutMs,
     rate: options.rate,
@@ -92,6 +93,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       stderr.write(`${PREFIX}: ${sanitizer.message(error)}\n`);
       return 2;
     }
+    if (sanitizer.overflow) return overflowed(sanitizer.overflow, stderr, progress);
 
     const target: Target = {
       baseUrl: endpoints.baseUrl,
@@ -124,20 +126,31 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       },
     });
     progress.end();
+    if (sanitizer.overflow) return overflowed(sanitizer.overflow, stderr, progress);
     const waited = send.stats().waitedMs;
-    const bounded: Report = {
+    const bounded: Report = sanitizer.value({
       ...report,
       notes: [
         ...report.notes,
-        `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); 429s waited out for ${(waited / 1000).toFixed(1)} s of the run's ${options.maxWaitS} s (--max-wait-s); a state change awaited up to ${DEFAULT_WINDOW_MS / 1000} s`,
+        `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); waits for 429s added up to ${(waited / 1000).toFixed(1)} s of the run's budget of ${options.maxWaitS} s (--max-wait-s); a state change awaited up to ${DEFAULT_WINDOW_MS / 1000} s`,
       ],
-    };
+    });
     return (await writeReports(bounded, options, io, { stdout, stderr, sanitizer })) ?? (report.ok ? 0 : 1);
   } finally {
     progress.end();
     await send.close();
     await mock?.close();
   }
+}
+
+/**
+ * The target served more secret values than the sanitizer tracks: nothing more is written, since
+ * an answer might hold one it no longer hides. One line, exit 2 (a target the suite cannot use).
+ */
+function overflowed(why: string, stderr: SanitizedStream, progress: { end: () => void }): number {
+  progress.end();
+  stderr.write(`${PREFIX}: stopped: ${why}; no report is written, since one might show a value the suite no longer hides\n`);
+  return 2;
 }
 
 async function checkedVariant(name: string) {

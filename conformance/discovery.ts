@@ -87,7 +87,11 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   // 1. The key, and whether anything answers at all, and at the right place.
   const validate = await get('validateApiKey');
   if (validate.failure?.kind === 'throttled') throw new DiscoveryError(`GET /validate was ${validate.failure.message}`);
-  if (validate.failure) throw new DiscoveryError(`cannot reach ${input.baseUrl}: ${validate.failure.message}`);
+  if (validate.failure) {
+    // It was reached when the connection was taken and the answer broke off or made no sense.
+    const reached = validate.failure.kind === 'reset' || validate.failure.kind === 'protocol';
+    throw new DiscoveryError(`${reached ? 'no usable answer from' : 'cannot reach'} ${input.baseUrl}: ${validate.failure.message}`);
+  }
   const validated = validate.response!;
   if (validated.status === 401) throw new DiscoveryError(`the API key was refused: GET /validate answered ${describe(validate)}`);
   if (validated.status === 404) {

@@ -39,7 +39,13 @@ const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
   'huge-password': [sizeCap],
   // Conformant apart from the extra fields the document allows: the suite passes, and leaks nothing.
   'echo-secrets': [],
+  // More secret values than the sanitizer tracks: the run stops without a report. (On one path
+  // the few successful answers stay under the bound: a conformant run that learns them all.)
+  'password-flood': [/stopped: the target served more secret values/],
 };
+
+/** Rows whose one misbehaving path stays within what the suite copes with: they conform. */
+const conformOnOnePath: ReadonlySet<Behaviour> = new Set(['password-flood']);
 
 interface Want {
   /** 2: discovery cannot work; 1: failures reported; 0: conforms. */
@@ -49,12 +55,12 @@ interface Want {
 }
 
 /** Under `most` too where the load is heaviest: nearly every answer huge or deep, within the same bounds. */
-const heavy: ReadonlySet<Behaviour> = new Set(['huge-body', 'deep-json', 'gzip-bomb']);
+const heavy: ReadonlySet<Behaviour> = new Set(['huge-body', 'deep-json', 'gzip-bomb', 'password-flood']);
 
 const rows: readonly (readonly [string, { readonly behaviour: Behaviour; readonly scope: Scope; readonly want: Want }])[] = behaviours.flatMap((behaviour) =>
   (heavy.has(behaviour) ? (['all', 'some', 'most'] as const) : (['all', 'some'] as const)).map((scope: Scope) => {
-    const cause = causes[behaviour];
-    const code = cause.length === 0 ? 0 : scope === 'all' ? 2 : 1;
+    const cause = scope === 'some' && conformOnOnePath.has(behaviour) ? [] : causes[behaviour];
+    const code = cause.length === 0 ? 0 : scope === 'all' || behaviour === 'password-flood' ? 2 : 1;
     return [`${behaviour} (${scope})`, { behaviour, scope, want: { code, cause } }] as const;
   }),
 );
@@ -134,7 +140,7 @@ describe.concurrent('the suite against hostile targets', () => {
       expect.soft(run.code, summary).toBe(want.code);
       // (b) the cause, named.
       if (want.cause.length > 0) {
-        if (scope === 'all') {
+        if (scope === 'all' || want.code === 2) {
           const line = run.stderr.split('\n').find((l) => want.cause.every((cause) => cause.test(l)));
           expect.soft(line, `one line of stderr matching ${want.cause.join(' and ')}; ${summary}`).toBeDefined();
         } else {

@@ -81,6 +81,24 @@ describe('transport failures', () => {
     expect(exchange.failure?.kind).toBe('refused');
   });
 
+  it('headers past what the client accepts → protocol, named as such (not "cannot reach")', async () => {
+    const url = await serveRaw((socket) => {
+      socket.once('data', () => socket.end(`HTTP/1.1 200 OK\r\nx-padding: ${'a'.repeat(20_000)}\r\ncontent-length: 2\r\n\r\n{}`));
+    });
+    const exchange = await transport()(probe(url));
+    expect(exchange.failure?.kind).toBe('protocol');
+    expect(exchange.failure?.message).toMatch(/headers are larger than the HTTP client accepts/);
+  });
+
+  it('a content-encoded body is described, not shown as bytes, and not parsed', async () => {
+    const gzip = (await import('node:zlib')).gzipSync(Buffer.from('{"site":{}}'));
+    const url = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzip));
+    const exchange = await transport()(probe(url));
+    expect(exchange.response?.text).toBe(`[${gzip.length} bytes of gzip-encoded data, not decoded]`);
+    expect(exchange.response?.json).toBeUndefined();
+    expect(exchange.response?.jsonError).toMatch(/content-encoded \(Content-Encoding: gzip\)/);
+  });
+
   it('garbage instead of HTTP → protocol', async () => {
     const url = await serveRaw((socket) => {
       socket.once('data', () => socket.end('HELLO THERE\r\n\r\n'));

@@ -92,8 +92,8 @@ export function createTransport(options: TransportOptions): Transport {
       const headers = flattenHeaders(res.headers);
       const text = bodyText(bytes, cut, headers['content-encoding']);
       const body = readBody({ text, headers, cut, cap: bodyCap });
-      if (body.json !== undefined) options.sanitizer?.learn(body.json);
-      else if (text) options.sanitizer?.learnText(text);
+      if (body.json !== undefined) options.sanitizer?.learn(body.json, 'served');
+      else if (text) options.sanitizer?.learnText(text, 'served');
       const response: ProbeResponse = { status: res.statusCode, headers, text, ...body, ms: elapsed() };
       return { response, retryAfter: headers['retry-after'] };
     } catch (error) {
@@ -115,7 +115,8 @@ export function createTransport(options: TransportOptions): Transport {
       throttled++;
       const ms = result.response.ms;
       if (waited >= maxRetries) {
-        return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: HTTP 429 still, after ${maxRetries} retries of this request (Retry-After honoured)`, ms } };
+        const how = result.retryAfter === undefined ? 'backing off without a Retry-After' : `Retry-After: ${result.retryAfter.slice(0, 40)} honoured`;
+        return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: HTTP 429 still, after ${maxRetries} retries of this request (${how})`, ms } };
       }
       const delay = retryDelay(result.retryAfter, waited, backoffMs);
       const left = maxWaitMs - waitedMs;
@@ -152,8 +153,8 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(ms < 10_00
 function learnRequest(sanitizer: Sanitizer | undefined, request: ProbeRequest): void {
   if (!sanitizer || request.body === undefined) return;
   const body = readBody({ text: request.body, headers: {} });
-  if (body.json !== undefined) sanitizer.learn(body.json);
-  else sanitizer.learnText(request.body);
+  if (body.json !== undefined) sanitizer.learn(body.json, 'sent');
+  else sanitizer.learnText(request.body, 'sent');
 }
 
 /** A token bucket of one token: requests start at least `1000 / rate` ms apart, across all callers. */
@@ -234,6 +235,7 @@ export function classify(error: unknown, timedOut: boolean, timeoutMs: number, m
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
     return { kind: 'reset', message: `connection closed before a complete answer (${code}: ${detail})`, ms };
   }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return { kind: 'protocol', message: 'the answer\'s headers are larger than the HTTP client accepts (16 KiB)', ms };
   if (code?.startsWith('HPE_') || (error as Error | undefined)?.name === 'HTTPParserError' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' || code === 'UND_ERR_INFO') {
     return { kind: 'protocol', message: `malformed HTTP answer (${code ? `${code}: ` : ''}${detail})`, ms };
   }

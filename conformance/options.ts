@@ -2,7 +2,7 @@
  * The flags of `hosted-site-contract conform`, read and checked before anything is sent: every
  * mistake is one `UsageError` line (exit 2), never a stack trace.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { parseFlags, UsageError } from '../bin/command.ts';
 import { api } from '../spec/api.ts';
@@ -85,7 +85,8 @@ export function parseBaseUrl(text: string): string {
   if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with --api-key or HSC_API_KEY');
   if (url.search || url.hash) throw new UsageError('--base-url must not carry a query string or fragment');
   const path = url.pathname.replace(/\/$/, '');
-  if (!path.endsWith(api.basePath)) throw new UsageError(`--base-url must end in ${api.basePath} (the version segment), e.g. https://api.example.com${api.basePath}; got '${url.origin}${url.pathname}'`);
+  // Only the origin is echoed: a path may carry a `;token=` parameter.
+  if (!path.endsWith(api.basePath)) throw new UsageError(`--base-url must end in ${api.basePath} (the version segment), e.g. https://api.example.com${api.basePath}; the path given for ${url.origin} does not`);
   return `${url.origin}${path}`;
 }
 
@@ -127,25 +128,28 @@ export function siblingFile(file: string, reporter: 'json' | 'junit'): string {
 
 /**
  * Where a report file goes must be writable now, before the first request: a run whose results
- * cannot be written is a setup problem (exit 2), not one found after the whole run.
+ * cannot be written is a setup problem (exit 2), not one found after the whole run. Tried for
+ * real (an empty write: access checks pass for root where writes then fail, as in /proc), and
+ * only a regular file or a device (a pipe would block the end of the run until someone reads).
  */
 function checkWritable(file: string): void {
   const path = resolve(file);
   const dir = dirname(path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--output: no directory ${dir}`);
-  if (existsSync(path)) {
-    if (statSync(path).isDirectory()) throw new UsageError(`--output: ${path} is a directory, not a file`);
-    try {
-      accessSync(path, constants.W_OK);
-    } catch {
-      throw new UsageError(`--output: ${path} cannot be written (permission denied)`);
-    }
-    return;
+  const existing = existsSync(path) ? statSync(path) : undefined;
+  if (existing?.isDirectory()) throw new UsageError(`--output: ${path} is a directory, not a file`);
+  if (existing && !existing.isFile() && !existing.isCharacterDevice()) {
+    throw new UsageError(`--output: ${path} is a pipe or socket, not a file (without --output, a single json or junit report goes to stdout)`);
   }
+  let fd: number | undefined;
   try {
-    accessSync(dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`--output: cannot create files in ${dir} (permission denied)`);
+    fd = openSync(path, existing ? 'r+' : 'wx');
+    writeSync(fd, Buffer.alloc(0));
+  } catch (error) {
+    throw new UsageError(`--output: ${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+    if (!existing) rmSync(path, { force: true });
   }
 }
 

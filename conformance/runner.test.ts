@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
 import type { RuleId } from '../spec/model.ts';
 import { endpoint, inScope, operation } from '../spec/queries.ts';
-import { runConformance, type Suite } from './runner.ts';
+import { MAX_TIMEOUTS_IN_A_ROW, runConformance, type Suite } from './runner.ts';
 import type { Check, Exchange, Probe, ProbeResponse, Scenario, Send, Target } from './types.ts';
 
 const stubTarget: Target = {
@@ -93,6 +93,23 @@ describe('runConformance', () => {
     expect(report.checks).toEqual([expect.objectContaining({ rule: 'BASE-PATH', operation: '*', outcome: 'failed' })]);
     expect(report.failures).toEqual([expect.objectContaining({ rule: 'BASE-PATH', operation: '*', severity: 'error' })]);
     expect(report.ok).toBe(false);
+  });
+
+  it(`stops sending to an operation after ${MAX_TIMEOUTS_IN_A_ROW} timeouts in a row, and says so; other operations go on`, async () => {
+    const hanging = Array.from({ length: 40 }, (_, i) => probe('AUTH-401', 'getSite', `timeout ${i}`));
+    const answering = Array.from({ length: 10 }, (_, i) => probe('AUTH-401', 'listEnvironments', `no key ${i}`));
+    let sentToHanging = 0;
+    const send: Send = async (p) => {
+      if (p.endpoint.name === 'getSite') sentToHanging++;
+      return fakeSend(p);
+    };
+    const report = await run(suite([...hanging, ...answering]), undefined, send);
+    // Concurrency 4: at most the in-flight ones go past the limit.
+    expect(sentToHanging).toBeGreaterThanOrEqual(MAX_TIMEOUTS_IN_A_ROW);
+    expect(sentToHanging).toBeLessThanOrEqual(MAX_TIMEOUTS_IN_A_ROW + 3);
+    expect(report.notes).toContainEqual(`GET /sites/{site_id}: ${40 - sentToHanging} probes not sent after ${MAX_TIMEOUTS_IN_A_ROW} timeouts in a row (each would have waited --timeout-ms); the rules they judge are skipped there`);
+    expect(report.checks.find((c) => c.rule === 'AUTH-401' && c.operation === 'GET /sites/{site_id}')).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/partly skipped: not sent: the operation timed out 3 times in a row/) });
+    expect(report.checks.find((c) => c.rule === 'AUTH-401' && c.operation === 'GET /sites/{site_id}/environments')).toMatchObject({ outcome: 'passed', exchanges: 10 });
   });
 
   it('keeps failures in probe order whatever order the answers come in', async () => {

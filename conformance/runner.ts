@@ -75,6 +75,12 @@ export interface RunInput {
 
 /** Failures kept per (rule, operation), from the moment they are found; the rest are counted in the notes. */
 export const MAX_FAILURES_PER_PAIR = 10;
+/**
+ * Timeouts in a row after which an operation's remaining probes are not sent: each would wait
+ * out `--timeout-ms` too, and a target that hangs on every path would keep a run going for
+ * hours. The rows they would have judged are skipped, with this as the reason, and a note says so.
+ */
+export const MAX_TIMEOUTS_IN_A_ROW = 3;
 /** Response text kept in a failure; the full body is one curl away. */
 export const FAILURE_TEXT_CAP = 4 * 1024;
 
@@ -235,14 +241,30 @@ export async function runConformance(input: RunInput): Promise<Report> {
   // ---- Probes, concurrently; results kept in probe order ---------------------------------
   let done = 0;
   progress('probes', 0, probes.length);
+  const timeoutsInARow = new Map<string, number>();
+  const notSent = new Map<string, number>();
   await mapConcurrently(probes, concurrency, async (probe, i) => {
-    judge(await safeSend(probe), i);
+    if (sanitizer.overflow) return; // the caller stops: nothing more is worth sending
+    const op = probe.endpoint.name;
+    if ((timeoutsInARow.get(op) ?? 0) >= MAX_TIMEOUTS_IN_A_ROW) {
+      notSent.set(op, (notSent.get(op) ?? 0) + 1);
+      skips.push({ rule: probe.rule, endpoint: probe.endpoint, reason: `not sent: the operation timed out ${MAX_TIMEOUTS_IN_A_ROW} times in a row` });
+    } else {
+      const exchange = await safeSend(probe);
+      timeoutsInARow.set(op, exchange.failure?.kind === 'timeout' ? (timeoutsInARow.get(op) ?? 0) + 1 : 0);
+      judge(exchange, i);
+    }
     progress('probes', ++done, probes.length);
   });
+  for (const [name, count] of notSent) {
+    const e = probes.find((p) => p.endpoint.name === name)!.endpoint;
+    notes.push(`${operation(e)}: ${count} probe${count === 1 ? '' : 's'} not sent after ${MAX_TIMEOUTS_IN_A_ROW} timeouts in a row (each would have waited --timeout-ms); the rules they judge are skipped there`);
+  }
 
   // ---- Scenarios, one at a time -----------------------------------------------------------
   progress('scenarios', 0, scenarios.length);
   for (const [i, scenario] of scenarios.entries()) {
+    if (sanitizer.overflow) break;
     const order = probes.length + i;
     const send: Send = async (probe) => {
       const exchange = await safeSend(probe);
@@ -367,12 +389,12 @@ function learn(sanitizer: Sanitizer, exchange: Exchange): void {
   const body = exchange.probe.request.body;
   if (body !== undefined) {
     const parsed = readBody({ text: body, headers: {} });
-    if (parsed.json !== undefined) sanitizer.learn(parsed.json);
-    else sanitizer.learnText(body);
+    if (parsed.json !== undefined) sanitizer.learn(parsed.json, 'sent');
+    else sanitizer.learnText(body, 'sent');
   }
   const response = exchange.response;
-  if (response?.json !== undefined) sanitizer.learn(response.json);
-  else if (response?.text) sanitizer.learnText(response.text);
+  if (response?.json !== undefined) sanitizer.learn(response.json, 'served');
+  else if (response?.text) sanitizer.learnText(response.text, 'served');
 }
 
 function crash(rule: RuleId, op: string, exchange: Exchange, part: string, error: unknown): RawFailure {
@@ -394,7 +416,8 @@ function excerpt(exchange: Exchange, sanitizer: Sanitizer): Exchange {
   const response = exchange.response;
   if (!response) return exchange;
   const { json: _json, jsonError, ...rest } = response;
-  const text = sanitizer.text(response.text);
+  // Sanitized again with the whole report: the matcher as last built will do here.
+  const text = sanitizer.text(sanitizer.maskFieldValues(response.text), { allowStale: true });
   const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [ownCopy(name), ownCopy(value)]));
   return {
     ...exchange,

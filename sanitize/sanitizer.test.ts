@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldSecret, keySecret, REDACTED, Sanitizer, type Secret } from './sanitizer.ts';
+import { fieldSecret, keySecret, MAX_SERVED_SECRETS, REDACTED, Sanitizer, type Secret } from './sanitizer.ts';
 
 const KEY = 'hsc_k/y\u00e9+Q%z_0123456789abcdef';
 const PASSWORD = 'p@ss/w\u00f6rd "quoted" & <tagged>';
@@ -73,12 +73,55 @@ describe('Sanitizer.text hides a secret in every form a server echoes it', () =>
   });
 });
 
+describe('Sanitizer.text: how real servers mangle what they echo', () => {
+  const key = 'Zq/8vR+eW1xYp0LmNs2TbHc4Uj6Kd9Fg';
+  const sanitizer = new Sanitizer([keySecret(key, 'HSC_API_KEY'), keySecret(` ${KEY}`, 'HSC_OTHER_API_KEY')]);
+  const wrapped = (text: string, width: number) => text.match(new RegExp(`.{1,${width}}`, 'g'))!.join('\r\n');
+  it.each([
+    ['URI-encoded twice (a URL in a query string)', encodeURIComponent(encodeURIComponent(key))],
+    ['JSON inside JSON, PHP style', JSON.stringify(phpJson(key)).slice(1, -1)],
+    ['HTML-escaped twice', htmlReferences(key).replace(/&/g, '&amp;')],
+    ["an HTML reference JSON-escaped the way Go writes it", JSON.stringify(htmlReferences(key)).slice(1, -1).replace(/&/g, '\\u0026')],
+    ['split by a line break', `${key.slice(0, 16)}\n${key.slice(16)}`],
+    ['base64 wrapped at 76 columns (MIME)', wrapped(Buffer.from(`Authorization: Bearer ${key}${key}${key}`).toString('base64'), 76)],
+    ['cut short with three dots', `${key.slice(0, 7)}...`],
+    ['cut short inside an escape, URI-encoded twice', `${encodeURIComponent(encodeURIComponent(key.slice(0, 20)))}%2…`],
+  ])('%s', (_, form) => {
+    const out = sanitizer.text(`echo: ${form} (end)`);
+    expect(out).toContain('[redacted HSC_API_KEY]');
+    for (const piece of [key.slice(0, 7), key.slice(-7), key.slice(10, 17)]) expect(out).not.toContain(piece);
+  });
+
+  it('a key given with outer white space, echoed trimmed', () => {
+    expect(sanitizer.text(`Invalid API key '${KEY}' provided`)).toBe("Invalid API key '[redacted HSC_OTHER_API_KEY]' provided");
+  });
+
+  it.each([
+    ['Latin-1 bytes read as UTF-8', (v: string) => Buffer.from(v, 'latin1').toString('utf8')],
+    ['UTF-8 bytes read as Latin-1', (v: string) => Buffer.from(v, 'utf8').toString('latin1')],
+  ])('a key read through the wrong character set: %s', (_, misread) => {
+    const latin = 'hsc_live/k\u00e9y+Secret_0123456789ABCDEF';
+    const out = new Sanitizer([keySecret(latin, 'HSC_API_KEY')]).text(`invalid key Bearer ${misread(latin)}`);
+    expect(out).toBe('invalid key Bearer [redacted HSC_API_KEY]');
+  });
+
+  it.each([
+    ['with a scheme', 'https://deploy:S3cretDeployPass@api.example.test/v2', 'https://[redacted]@api.example.test/v2'],
+    ['without one', '(Location: //deploy:S3cretDeployPass@api.example.test/v2)', '(Location: //[redacted]@api.example.test/v2)'],
+    ['JSON-escaped', '"https:\\/\\/deploy:S3cretDeployPass@host\\/v2"', '"https:\\/\\/[redacted]@host\\/v2"'],
+    ['percent-encoded in a query', 'next=https%3A%2F%2Fdeploy%3AS3cretDeployPass%40host%2Fv2', 'next=https%3A%2F%2F[redacted]%40host%2Fv2'],
+    ['not in a path or an e-mail address', 'see https://example.test/a/b?mail=me@example.test', 'see https://example.test/a/b?mail=me@example.test'],
+  ])('the credentials of a URL %s', (_, text, want) => {
+    expect(new Sanitizer().text(text)).toBe(want);
+  });
+});
+
 describe('Sanitizer: secrets of any length', () => {
   it('hides a 1 MB key and a 1 MB served password without a regular expression, with their prefixes', () => {
     const key = 'k'.repeat(1 << 20);
     const password = Array.from({ length: 1 << 20 }, (_, i) => String.fromCharCode(0x21 + ((i * 7919) % 90))).join('');
     const sanitizer = new Sanitizer([keySecret(key, 'HSC_API_KEY')]);
-    sanitizer.learn({ environment: { sftp_password: password } });
+    sanitizer.learn({ environment: { sftp_password: password } }, 'served');
     const text = `key=${key}; pw=${JSON.stringify(password)}; b64=${Buffer.from(`${key}:`).toString('base64')}; cut=${password.slice(0, 5000)}…`;
     const out = sanitizer.text(text);
     expect(out.length).toBeLessThan(200);
@@ -99,7 +142,7 @@ describe('Sanitizer.learn and learnText', () => {
     let deep: unknown = { sftp_password: 'deep-secret-value' };
     for (let i = 0; i < 10_000; i++) deep = { next: deep };
     const sanitizer = new Sanitizer();
-    sanitizer.learn(deep);
+    sanitizer.learn(deep, 'served');
     expect(sanitizer.text('the password is deep-secret-value')).toBe(`the password is ${REDACTED}`);
   });
 
@@ -110,14 +153,56 @@ describe('Sanitizer.learn and learnText', () => {
     ['spaced out', '{ "sftp_password" :\n "abcdefghijklmnop" }'],
   ])('learns a value from JSON text that was not parsed: %s', (_, text) => {
     const sanitizer = new Sanitizer();
-    sanitizer.learnText(text);
+    sanitizer.learnText(text, 'served');
     expect(sanitizer.text('echo abcdefghijklmnop!')).toBe(`echo ${REDACTED}!`);
   });
 
-  it('does not learn values too short to hide everywhere, nor non-string values', () => {
+  it('does not learn values too short to hide everywhere, booleans, nor numbers the suite sent as type probes', () => {
     const sanitizer = new Sanitizer();
-    sanitizer.learn({ sftp_password: 'abc', admin_password: 12345 });
+    sanitizer.learn({ sftp_password: 'abc', admin_password: 12345, x: { sftp_password: true } }, 'sent');
+    sanitizer.learnText('{"sftp_password": null, "admin_password": 123456}', 'sent');
     expect(sanitizer.secrets).toEqual([]);
+  });
+
+  it('learns served values of any JSON type, and from text that is not JSON at all', () => {
+    const sanitizer = new Sanitizer();
+    sanitizer.learn({ environment: { sftp_password: 123456789012345 } }, 'served');
+    sanitizer.learn({ environment: { sftp_password: ['in-an-array-9q'] } }, 'served');
+    sanitizer.learn({ environment: { sftp_password: { value: 'in-an-object-7z' } } }, 'served');
+    for (const text of [
+      '<?xml version="1.0"?><environment><sftp_password>from-xml-3k</sftp_password></environment>',
+      '<table><tr><td>sftp_password</td><td>from-html-5m</td></tr></table>',
+      'environment:\n  sftp_password: from-yaml-8p\n',
+      "{'environment': {'sftp_password': 'single-quoted-2x'}}",
+    ]) {
+      sanitizer.learnText(text, 'served');
+    }
+    expect(sanitizer.secrets.map((s) => s.value).sort()).toEqual(
+      ['123456789012345', 'in-an-array-9q', 'in-an-object-7z', 'from-xml-3k', 'from-html-5m', 'from-yaml-8p', 'single-quoted-2x'].sort(),
+    );
+  });
+
+  it('masks a served value too short to learn where it is served', () => {
+    const sanitizer = new Sanitizer();
+    expect(sanitizer.maskFieldValues('{"environment":{"id":1,"sftp_password":"x9!"}}')).toBe(`{"environment":{"id":1,"sftp_password":"${REDACTED}"}}`);
+    expect(sanitizer.maskFieldValues('sftp_password: ab\nnext: 1')).toBe(`sftp_password: ${REDACTED}\nnext: 1`);
+  });
+
+  it(`stops tracking what a target serves past ${MAX_SERVED_SECRETS} values, and says so; what the suite sends is not counted`, () => {
+    const sanitizer = new Sanitizer();
+    for (let i = 0; i < MAX_SERVED_SECRETS + 5; i++) sanitizer.learn({ admin_password: `sent-password-${i}` }, 'sent');
+    expect(sanitizer.overflow).toBeUndefined();
+    for (let i = 0; i < MAX_SERVED_SECRETS; i++) sanitizer.learn({ sftp_password: `served-password-${i}` }, 'served');
+    expect(sanitizer.overflow).toBeUndefined();
+    sanitizer.learn({ sftp_password: 'one-too-many' }, 'served');
+    expect(sanitizer.overflow).toMatch(/served more secret values .* than the suite tracks \(1000 distinct/);
+  });
+
+  it('value() keeps JSON valid: a number or boolean holding a secret becomes the marker string', () => {
+    const sanitizer = new Sanitizer([fieldSecret('1106', 'sftp_password'), keySecret('true', 'HSC_API_KEY')]);
+    const out = sanitizer.value({ seed: 1106, ok: true, other: 7, note: 'seed 1106' });
+    expect(out).toEqual({ seed: REDACTED, ok: REDACTED, other: 7, note: `seed ${REDACTED}` });
+    expect(() => JSON.parse(JSON.stringify(out))).not.toThrow();
   });
 
   it('value() replaces secret fields, sanitizes strings and keys, and stops at a depth bound', () => {
@@ -191,7 +276,8 @@ const forms: readonly [string, Form][] = [
   ['form', (s) => (wellFormed(s) ? new URLSearchParams({ v: s }).toString().slice(2) : undefined)],
   ['HTML', (s) => (wellFormed(s) ? htmlReferences(s) : undefined)],
   ['case varied', varyCase],
-  ['base64 Basic', (s) => Buffer.from(`${s}:`).toString('base64')],
+  // HTTP Basic carries keys, not secret field values.
+  ['base64 Basic (keys)', (s) => Buffer.from(`${s}:`).toString('base64')],
   ['base64', (s) => Buffer.from(s).toString('base64')],
   ['base64url', (s) => (Buffer.byteLength(s) >= 6 ? Buffer.from(s).toString('base64url') : undefined)],
   ['prefix', (s, choice) => (s.length >= 12 ? s.slice(0, 12 + (choice % (s.length - 11))) : undefined)],
@@ -207,9 +293,9 @@ describe('Sanitizer property: no embedded secret survives, in linear work', () =
         fc.string({ unit: 'binary', maxLength: 60 }),
         fc.string({ unit: 'binary', maxLength: 60 }),
         fc.boolean(),
-        (secret, [, form], choice, before, after, isKey) => {
+        (secret, [name, form], choice, before, after, isKey) => {
           const echoed = form(secret, choice);
-          fc.pre(echoed !== undefined && echoed !== '');
+          fc.pre(echoed !== undefined && echoed !== '' && (isKey || !name.endsWith('(keys)')));
           const text = `${before}${echoed}${after}`;
           const sanitizer = new Sanitizer([isKey ? keySecret(secret, 'HSC_API_KEY') : fieldSecret(secret, 'sftp_password')]);
           const out = sanitizer.text(text);

@@ -3,11 +3,18 @@
  * progress, the mock's request log, every error the CLI prints. It hides
  * - the API keys given (`[redacted HSC_API_KEY]`),
  * - every value of a field the model marks secret (`sftp_password`, `admin_password`) seen in a
- *   request or an answer, parsed or not (`learn`, `learnText`): `[redacted]`,
- * in every form a server echoes them: as sent, JSON-escaped (`\/`, `\uXXXX`), URI- or
- * form-encoded, as HTML references, base64 (alone or in HTTP Basic credentials, standard or URL
- * alphabet, at any alignment), in any letter case, and any prefix of 12 characters or more.
- * Matching is linear in the text (sanitize/scan.ts); no secret becomes a regular expression.
+ *   request or an answer, parsed or not, whatever its JSON type (`learn`, `learnText`): `[redacted]`,
+ * - the user-information part of any URL (`https://user:pass@host`),
+ * in every form a server echoes them: as sent, trimmed, JSON-escaped (`\/`, `\uXXXX`), URI- or
+ * form-encoded, as HTML references, two such encodings deep, across line breaks, read as the
+ * wrong character set (Latin-1 bytes as UTF-8 and back), base64 (alone or in HTTP Basic, at any
+ * alignment), in any letter case, any prefix of 12 characters or more, and the head of a secret
+ * cut off by `…` or `...`. Matching is linear in the text (sanitize/scan.ts); no secret ever
+ * becomes a regular expression.
+ *
+ * A target may serve secret values without end; the sanitizer tracks `MAX_SERVED_SECRETS` of
+ * them (and `MAX_SERVED_CHARS` in all), and past that says so (`overflow`): the caller stops
+ * rather than print an answer holding one it no longer tracks.
  */
 import { secretFieldNames } from '../spec/queries.ts';
 import { foldText, SecretScanner, type ScanPattern, type Span } from './scan.ts';
@@ -30,26 +37,37 @@ export interface SecretSpan {
   readonly secret: Secret;
 }
 
+/** Where a learned value came from: an answer of the target, or a request the suite sent. */
+export type Origin = 'served' | 'sent';
+
 /** The shortest prefix of a secret that is hidden where it is quoted cut short. */
 export const PREFIX_MIN = 12;
 /** The same for the base64 forms (16 characters: 12 bytes). */
 const BASE64_PREFIX_MIN = 16;
-/** Learned values shorter than this are not worth hiding everywhere (and would mangle text). */
+/** Learned values shorter than this are hidden where they are served (`maskFieldValues`), not everywhere. */
 export const MIN_LEARNED_LENGTH = 4;
+/** Distinct secret values a target may serve, and their characters in all, before the sanitizer gives up on it. */
+export const MAX_SERVED_SECRETS = 1000;
+export const MAX_SERVED_CHARS = 4 * 1024 * 1024;
 /** Values nested deeper than this in `value` are not copied (suite-built values never are). */
 const MAX_VALUE_DEPTH = 64;
 /** Nodes `learn` visits in one value; parsed answers are capped in size long before this. */
 const MAX_LEARN_NODES = 1_000_000;
+/** Characters of a value read after a secret field's name in text that is not JSON. */
+const MAX_TEXT_VALUE = 64 * 1024;
 
 export const keySecret = (value: string, name: string): Secret => ({ value, name, kind: 'key' });
 export const fieldSecret = (value: string, field: string): Secret => ({ value, name: `HSC_${field.toUpperCase()}`, kind: 'field' });
 
+/** A copy that shares no memory with the string it was cut from (V8 keeps a slice as a view of the whole). */
+const ownCopy = (text: string): string => (text.length === 0 ? text : Buffer.from(text, 'utf16le').toString('utf16le'));
+
 /**
- * The base64 forms of a value: of the value, of `value:` and `:value` (HTTP Basic), in the
- * standard and URL alphabets, padded or not; and the characters fixed by the value alone when
- * it sits at byte offset 1 or 2 of a longer base64 text.
+ * The base64 forms of a value: of the value, in the standard and URL alphabets, padded or not;
+ * the characters fixed by the value alone when it sits at byte offset 1 or 2 of a longer base64
+ * text; and, for a key, of `value:` and `:value` (HTTP Basic).
  */
-export function base64Forms(value: string): string[] {
+export function base64Forms(value: string, basic = true): string[] {
   const bytes = Buffer.from(value, 'utf8');
   const colon = Buffer.from(':');
   const forms = new Set<string>();
@@ -57,7 +75,7 @@ export function base64Forms(value: string): string[] {
   const partial = (text: string) => {
     if (text.length >= 8) forms.add(text);
   };
-  for (const whole of [bytes, Buffer.concat([bytes, colon]), Buffer.concat([colon, bytes])]) {
+  for (const whole of basic ? [bytes, Buffer.concat([bytes, colon]), Buffer.concat([colon, bytes])] : [bytes]) {
     const standard = whole.toString('base64');
     forms.add(standard);
     partial(standard.replace(/=+$/, ''));
@@ -73,12 +91,32 @@ export function base64Forms(value: string): string[] {
   return [...forms];
 }
 
+/**
+ * The value as a server may hold it: trimmed (HTTP drops a header value's outer white space), and
+ * read through the wrong character set: Latin-1 bytes read as UTF-8 (`é` → `�`), UTF-8 bytes read
+ * as Latin-1 (`é` → `Ã©`).
+ */
+export function textForms(value: string): string[] {
+  const forms = new Set([value, value.trim()]);
+  if (/[^\u0000-\u007f]/.test(value)) {
+    if (/^[\u0000-\u00ff]*$/.test(value)) forms.add(Buffer.from(value, 'latin1').toString('utf8'));
+    forms.add(Buffer.from(value, 'utf8').toString('latin1'));
+  }
+  forms.delete('');
+  return [...forms];
+}
+
 export class Sanitizer {
   readonly #secrets = new Map<string, Secret>();
   readonly #fieldNames: ReadonlySet<string>;
   #scanner: SecretScanner | undefined;
+  /** Secrets added since the scanner was built. */
+  #stale = false;
   #owners: Secret[] = [];
   #work = 0;
+  #servedCount = 0;
+  #servedChars = 0;
+  #overflow: string | undefined;
 
   constructor(secrets: Iterable<Secret> = [], fieldNames: readonly string[] = secretFieldNames) {
     this.#fieldNames = new Set(fieldNames);
@@ -91,12 +129,19 @@ export class Sanitizer {
     const known = this.#secrets.get(secret.value);
     if (known && (known.kind === 'key' || secret.kind === 'field')) return;
     this.#secrets.set(secret.value, secret);
-    this.#work += this.#scanner?.stats.steps ?? 0;
-    this.#scanner = undefined;
+    this.#stale = true;
   }
 
   get secrets(): readonly Secret[] {
     return [...this.#secrets.values()];
+  }
+
+  /**
+   * Why the sanitizer stopped tracking what the target serves (more distinct secret values than
+   * it keeps), or undefined. Output from then on may hold a value it does not know: stop.
+   */
+  get overflow(): string | undefined {
+    return this.#overflow;
   }
 
   /** A sanitizer that also hides `extra` (e.g. the credentials one request carried). */
@@ -106,43 +151,67 @@ export class Sanitizer {
     return copy;
   }
 
-  /** Remembers the string values of secret fields anywhere in a parsed JSON value (iteratively: any depth). */
-  learn(json: unknown): void {
-    const stack: unknown[] = [json];
+  /**
+   * Remembers the values of secret fields anywhere in a parsed JSON value (iteratively: any
+   * depth): strings, numbers and booleans, and every such leaf of an array or object there.
+   */
+  learn(json: unknown, origin: Origin): void {
+    const stack: { value: unknown; field: string | undefined }[] = [{ value: json, field: undefined }];
     let visited = 0;
     while (stack.length && visited++ < MAX_LEARN_NODES) {
-      const value = stack.pop();
-      if (typeof value !== 'object' || value === null) continue;
-      if (Array.isArray(value)) {
-        for (const item of value) stack.push(item);
+      const { value, field } = stack.pop()!;
+      if (value === null || value === undefined || typeof value === 'boolean') continue;
+      if (typeof value !== 'object') {
+        // A number the suite sent is a probe of the field's type, not a secret (curl lines show it).
+        if (field !== undefined && (typeof value === 'string' || origin === 'served')) this.#learnValue(field, String(value), origin);
         continue;
       }
-      for (const [key, v] of Object.entries(value)) {
-        if (this.#fieldNames.has(key) && typeof v === 'string') this.#learnValue(key, v);
-        else stack.push(v);
+      if (Array.isArray(value)) {
+        for (const item of value) stack.push({ value: item, field });
+        continue;
       }
+      for (const [key, v] of Object.entries(value)) stack.push({ value: v, field: field ?? (this.#fieldNames.has(key) ? key : undefined) });
     }
   }
 
   /**
-   * Remembers secret field values in JSON text that was not parsed (cut at a size cap, too
-   * deep, malformed): `"sftp_password": "…"`, the value up to the text's end if it is cut
-   * short; also one level down, in JSON-escaped JSON (`\"sftp_password\":\"…\"`).
+   * Remembers secret field values in text that is not parsed JSON (cut at a size cap, too deep,
+   * malformed, HTML, XML, YAML, single-quoted): whatever follows the field's name, as
+   * `fieldValuesIn` reads it; also one level down, in JSON-escaped JSON.
    */
-  learnText(text: string): void {
-    for (const [field, value] of fieldValuesIn(text, this.#fieldNames)) this.#learnValue(field, value);
-    if (text.includes('\\"')) {
-      const inner = text.replace(/\\(["\\])/g, '$1');
-      for (const [field, value] of fieldValuesIn(inner, this.#fieldNames)) this.#learnValue(field, value);
+  learnText(text: string, origin: Origin): void {
+    const learnIn = (source: string) => {
+      for (const { field, value, quoted } of fieldValuesIn(source, this.#fieldNames)) {
+        if (quoted || origin === 'served') this.#learnValue(field, source.slice(value.start, value.end), origin);
+      }
+    };
+    learnIn(text);
+    if (text.includes('\\"')) learnIn(text.replace(/\\(["\\])/g, '$1'));
+  }
+
+  /** `text` with the value after each secret field's name replaced, whatever its length: for an answer's own text. */
+  maskFieldValues(text: string): string {
+    const spans = fieldValuesIn(text, this.#fieldNames).map(({ value }) => value);
+    return spans.length ? replaceSpans(text, merged(spans), () => REDACTED) : text;
+  }
+
+  #learnValue(field: string, raw: string, origin: Origin): void {
+    const value = jsonStringContent(raw);
+    if (value.length < MIN_LEARNED_LENGTH || this.#secrets.has(value)) return;
+    if (origin === 'served') {
+      if (this.#overflow) return;
+      if (this.#servedCount + 1 > MAX_SERVED_SECRETS || this.#servedChars + value.length > MAX_SERVED_CHARS) {
+        this.#overflow = `the target served more secret values (${[...this.#fieldNames].join(', ')}) than the suite tracks (${MAX_SERVED_SECRETS} distinct, ${MAX_SERVED_CHARS / 1024 / 1024} MiB in all)`;
+        return;
+      }
+      this.#servedCount++;
+      this.#servedChars += value.length;
     }
+    this.add(fieldSecret(value, field));
   }
 
-  #learnValue(field: string, value: string): void {
-    if (value.length >= MIN_LEARNED_LENGTH) this.add(fieldSecret(value, field));
-  }
-
-  #scan(): SecretScanner {
-    if (this.#scanner) return this.#scanner;
+  #scan(allowStale: boolean): SecretScanner {
+    if (this.#scanner && (!this.#stale || allowStale)) return this.#scanner;
     const patterns: ScanPattern[] = [];
     const owners: Secret[] = [];
     const index = new Map<string, number>();
@@ -160,11 +229,14 @@ export class Sanitizer {
       owners.push(owner);
     };
     for (const secret of this.#secrets.values()) {
-      push(secret.value, Math.min(secret.value.length, PREFIX_MIN), secret);
-      for (const form of base64Forms(secret.value)) push(form, Math.min(form.length, BASE64_PREFIX_MIN), secret);
+      for (const form of textForms(secret.value)) push(form, Math.min(form.length, PREFIX_MIN), secret);
+      // HTTP Basic carries keys; a field's value is looked for in base64 on its own.
+      for (const form of base64Forms(secret.value, secret.kind === 'key')) push(form, Math.min(form.length, BASE64_PREFIX_MIN), secret);
     }
+    this.#work += this.#scanner?.stats.steps ?? 0;
     this.#owners = owners;
     this.#scanner = new SecretScanner(patterns);
+    this.#stale = false;
     return this.#scanner;
   }
 
@@ -175,16 +247,30 @@ export class Sanitizer {
 
   /** Where secrets sit in `text`, merged, each with the secret of one pattern found there. */
   spans(text: string): SecretSpan[] {
-    const scanner = this.#scan();
+    return this.#spans(text, false);
+  }
+
+  #spans(text: string, allowStale: boolean): SecretSpan[] {
+    const scanner = this.#scan(allowStale);
     return scanner.spans(text).map((s: Span) => ({ start: s.start, end: s.end, secret: this.#owners[s.pattern]! }));
   }
 
-  /** `text` with every secret replaced; the result is checked again, so no replacement can complete one. */
-  text(text: string): string {
-    if (text === '' || this.#secrets.size === 0) return text;
-    const spans = this.spans(text);
-    if (spans.length === 0) return text;
-    const scanner = this.#scan();
+  /**
+   * `text` with every secret and URL credential replaced; the result is checked again, so no
+   * replacement can complete one. `allowStale` uses the matcher as last built even if secrets
+   * were learned since (for text that is sanitized again before it leaves the process: a
+   * failure's excerpt kept during a run), so a run of many learned values does not rebuild it
+   * for every answer.
+   */
+  text(text: string, options: { readonly allowStale?: boolean } = {}): string {
+    if (text === '') return text;
+    const credentials = userinfoSpans(text);
+    if (this.#secrets.size === 0 && credentials.length === 0) return text;
+    const allowStale = options.allowStale === true;
+    const found = this.#secrets.size ? this.#spans(text, allowStale) : [];
+    if (found.length === 0 && credentials.length === 0) return text;
+    const spans = merged([...found, ...credentials.map((c) => ({ ...c, secret: URL_CREDENTIAL }))]) as SecretSpan[];
+    const scanner = this.#scan(allowStale);
     const clean = (out: string) => scanner.spans(out).length === 0;
     let out = replaceSpans(text, spans, (s) => (s.secret.kind === 'key' ? `[redacted ${s.secret.name}]` : REDACTED));
     if (clean(out)) return out;
@@ -194,20 +280,27 @@ export class Sanitizer {
       if (clean(out)) return out;
     }
     for (let round = 0; round < 8; round++) {
-      const left = this.spans(out);
+      const left = this.#spans(out, allowStale);
       if (left.length === 0) return out;
       out = replaceSpans(out, left, () => '');
     }
     return '';
   }
 
-  /** A deep copy with every string sanitized and every secret field's scalar value replaced. */
+  /**
+   * A deep copy with every string sanitized, every secret field's scalar value replaced, and any
+   * number or boolean that holds a secret turned into the marker (a string: the JSON stays valid).
+   */
   value<T>(input: T): T {
     return this.#copy(input, 0) as T;
   }
 
   #copy(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return this.text(value);
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+      const shown = String(value);
+      return this.text(shown) === shown ? value : REDACTED;
+    }
     if (typeof value !== 'object' || value === null) return value;
     if (depth >= MAX_VALUE_DEPTH) return '[not shown: nested too deep]';
     if (Array.isArray(value)) return value.map((v) => this.#copy(v, depth + 1));
@@ -245,47 +338,171 @@ export interface SanitizedStream {
   write(chunk: string | Uint8Array, callback?: (error?: Error | null) => void): boolean;
 }
 
-function replaceSpans(text: string, spans: readonly SecretSpan[], marker: (span: SecretSpan) => string): string {
+/** The owner of a URL's user information in spans: not a secret the sanitizer was told. */
+const URL_CREDENTIAL: Secret = { value: '', name: 'URL credentials', kind: 'field' };
+
+interface Range {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Sorted, overlapping and touching ranges joined (the first one's other fields kept). */
+function merged<T extends Range>(ranges: readonly T[]): T[] {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: T[] = [];
+  for (const range of sorted) {
+    const last = out[out.length - 1];
+    if (last && range.start <= last.end) out[out.length - 1] = { ...last, end: Math.max(last.end, range.end) };
+    else out.push(range);
+  }
+  return out;
+}
+
+function replaceSpans(text: string, spans: readonly Range[], marker: (span: SecretSpan) => string): string {
   let out = '';
   let from = 0;
   for (const span of spans) {
-    out += text.slice(from, span.start) + marker(span);
+    out += text.slice(from, span.start) + marker(span as SecretSpan);
     from = span.end;
   }
   return out + text.slice(from);
 }
 
+/** How an authority is introduced and where user information ends, in the forms URLs travel in. */
+const URL_FORMS: readonly { readonly slashes: string; readonly at: string }[] = [
+  { slashes: '//', at: '@' },
+  { slashes: '\\/\\/', at: '@' },
+  { slashes: '%2f%2f', at: '%40' },
+];
+
 /**
- * `"field" : "value"` for each secret field in JSON text; a value cut short runs to the end. A
- * linear scan: each occurrence of a field name is read once, its value once.
+ * The user information of every URL in `text` (`//user:pass@host`, also JSON-escaped and
+ * percent-encoded): the part before `@` in the authority. One linear scan per form.
  */
-function fieldValuesIn(text: string, fields: ReadonlySet<string>): [string, string][] {
-  const found: [string, string][] = [];
+function userinfoSpans(text: string): Range[] {
+  const spans: Range[] = [];
+  const lower = text.includes('%') ? text.toLowerCase() : text;
+  for (const { slashes, at } of URL_FORMS) {
+    for (let i = lower.indexOf(slashes); i >= 0; i = lower.indexOf(slashes, i + slashes.length)) {
+      const start = i + slashes.length;
+      let j = start;
+      let userEnd = -1;
+      while (j < lower.length) {
+        const c = lower[j]!;
+        if (c === '/' || c === '?' || c === '#' || c === '"' || c === "'" || c === '<' || c === '>' || c === '\\' || c === '`' || /\s/.test(c)) break;
+        if (slashes !== '//' && c === '%' && (lower.startsWith('%2f', j) || lower.startsWith('%3f', j) || lower.startsWith('%23', j))) break;
+        if (lower.startsWith(at, j)) userEnd = j;
+        j++;
+      }
+      if (userEnd > start) spans.push({ start, end: userEnd });
+      i = Math.max(i, j - slashes.length);
+    }
+  }
+  return spans;
+}
+
+/**
+ * Where the value after each secret field's name sits in text of any shape: JSON (`"f": "v"`,
+ * `"f": 12`, `"f": ["v"]`), single-quoted, YAML (`f: v`), form (`f=v`), XML (`<f>v</f>`), an
+ * HTML table (`<td>f</td><td>v</td>`). A value cut short runs to the text's end. Linear: each
+ * occurrence of a name is read once, its value at most `MAX_TEXT_VALUE` characters.
+ */
+function fieldValuesIn(text: string, fields: ReadonlySet<string>): { field: string; value: Range; quoted: boolean }[] {
+  const found: { field: string; value: Range; quoted: boolean }[] = [];
   for (const field of fields) {
-    const needle = `"${field}"`;
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
-      let i = at + needle.length;
-      while (i < text.length && /\s/.test(text[i]!)) i++;
-      if (text[i] !== ':') continue;
-      i++;
-      while (i < text.length && /\s/.test(text[i]!)) i++;
-      if (text[i] !== '"') continue;
-      const start = i + 1;
-      let end = start;
-      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      found.push([field, jsonStringContent(text.slice(start, Math.min(end, text.length)))]);
+    for (let at = text.indexOf(field); at >= 0; at = text.indexOf(field, at + field.length)) {
+      const after = valueAfter(text, at + field.length);
+      if (after && after.value.end > after.value.start && !NOT_SECRETS.has(text.slice(after.value.start, after.value.end))) found.push({ field, ...after });
     }
   }
   return found;
 }
 
-/** The characters of a JSON string's content, escapes decoded; a cut-off escape at the end is dropped. */
+/** Bare JSON literals after a field's name: its type, never its secret. */
+const NOT_SECRETS = new Set(['null', 'true', 'false']);
+
+const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
+
+/** The value that follows a field's name at `i`, if what follows looks like a value of it; `quoted` for a string. */
+function valueAfter(text: string, i: number): { value: Range; quoted: boolean } | undefined {
+  const n = text.length;
+  const skipSpace = () => {
+    while (i < n && isSpace(text[i])) i++;
+  };
+  // The name's closing quote, then separators: `:`, `=`, a tag's end, up to two whole tags between.
+  if (text[i] === '\\' && (text[i + 1] === '"' || text[i + 1] === "'")) i += 2;
+  else if (text[i] === '"' || text[i] === "'") i++;
+  let separated = false;
+  for (let tags = 0; tags < 3; ) {
+    skipSpace();
+    const c = text[i];
+    if (c === ':' || c === '=') {
+      i++;
+      separated = true;
+      break;
+    }
+    if (c === '>') {
+      i++;
+      separated = true;
+      break;
+    }
+    if (c === '<') {
+      const close = text.indexOf('>', i);
+      if (close < 0 || close - i > 64) return undefined;
+      i = close + 1;
+      separated = true;
+      tags++;
+      continue;
+    }
+    break;
+  }
+  if (!separated) return undefined;
+  skipSpace();
+  const start = i;
+  const limit = Math.min(n, start + MAX_TEXT_VALUE);
+  const c = text[i];
+  if (c === '"' || c === "'" || (c === '\\' && text[i + 1] === '"')) {
+    const escapedQuote = c === '\\';
+    const quote = escapedQuote ? '"' : c;
+    i += escapedQuote ? 2 : 1;
+    const from = i;
+    while (i < limit) {
+      if (escapedQuote ? text[i] === '\\' && text[i + 1] === '"' : text[i] === quote) break;
+      i += text[i] === '\\' && !escapedQuote ? 2 : 1;
+    }
+    return { value: { start: from, end: Math.min(i, n) }, quoted: true };
+  }
+  if (c === '[' || c === '{') {
+    // A JSON value: from its first string or token on to its closing bracket, all hidden.
+    let depth = 0;
+    while (i < limit) {
+      const d = text[i];
+      if (d === '[' || d === '{') depth++;
+      else if (d === ']' || d === '}') {
+        depth--;
+        if (depth === 0) return { value: { start: start + 1, end: i }, quoted: false };
+      } else if (d === '"') {
+        i++;
+        while (i < limit && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      }
+      i++;
+    }
+    return { value: { start: start + 1, end: Math.min(i, n) }, quoted: false };
+  }
+  // A bare token: up to the end of the line, a tag, or JSON punctuation.
+  while (i < limit && !'\r\n<,;}]&'.includes(text[i]!)) i++;
+  let end = i;
+  while (end > start && isSpace(text[end - 1])) end--;
+  return { value: { start, end }, quoted: false };
+}
+
+/** The characters of a JSON string's content, escapes decoded, in its own memory; a cut-off escape at the end is dropped. */
 function jsonStringContent(content: string): string {
+  if (!content.includes('\\')) return ownCopy(content);
   const whole = content.replace(/\\(u[0-9a-fA-F]{0,3})?$/, '');
   try {
     return JSON.parse(`"${whole}"`) as string;
   } catch {
-    // A copy: a slice would keep the whole answer it was cut from alive as long as the secret.
-    return Buffer.from(whole, 'utf16le').toString('utf16le');
+    return ownCopy(whole);
   }
 }

@@ -11,8 +11,10 @@
  *   a secret leaves no part of it.
  * - The text is read through several views, each decoding one way a server re-encodes what it
  *   echoes (JSON escapes including `\/` and `\uXXXX`, URI percent-encoding, form encoding, HTML
- *   character references), and every code unit is case-folded, in the patterns as in the text.
- *   A match in a view maps back to the span of the original text it was decoded from.
+ *   character references, line breaks taken out), and through two such layers at once (a key
+ *   URI-encoded twice, an HTML reference JSON-escaped); every code unit is case-folded, in the
+ *   patterns as in the text. A match in a view maps back to the span of the original text it
+ *   was decoded from.
  *
  * Spans may cover a little more than the secret (an overlapping second occurrence of a long
  * pattern is assumed to match where it was not compared): hiding too much is the safe side.
@@ -20,11 +22,17 @@
 
 /** Code units of a pattern kept in the automaton; the rest is compared as the text streams by. */
 export const CHUNK = 64;
-/** Recent units whose start is remembered: a chunk and the ellipsis after it. */
-const RING = CHUNK + 2;
-/** Where text was cut short (`…`), a secret's head of this many units before it is hidden too. */
+/** Units of a cut-off escape (`%2`, `\u00`, `&#x`) allowed between a secret's head and the cut mark. */
+const CUT_SLACK = 5;
+/** Recent units whose start is remembered: a chunk, a cut-off escape and the cut mark after them. */
+const RING = CHUNK + CUT_SLACK + 4;
+/** Where text was cut short (`…` or `...`), a secret's head of this many units before it is hidden too. */
 export const CUT_PREFIX_MIN = 3;
 const ELLIPSIS = 0x2026;
+const DOT = 0x2e;
+/** Texts up to this long are also read through two layers of encoding (`%252F`), and up to the next through three. */
+export const LAYERED_MAX = 1024 * 1024;
+const LAYERED_3_MAX = 16 * 1024;
 
 export interface ScanPattern {
   /** The pattern, already case-folded with `foldText`. */
@@ -34,12 +42,24 @@ export interface ScanPattern {
 }
 
 /** How a view reads the text: each decodes one encoding in which a server may echo a secret. */
-export type View = 'raw' | 'json' | 'percent' | 'form' | 'html';
+export type View = 'raw' | 'json' | 'percent' | 'form' | 'html' | 'unwrap';
 
-/** A view is worth reading only when the text holds the character its encoding starts with. */
-const TRIGGER: Readonly<Record<Exclude<View, 'raw'>, string>> = { json: '\\', percent: '%', form: '+', html: '&' };
+/** A view is worth reading only when the text holds a character its encoding starts with. */
+const TRIGGERS: Readonly<Record<Exclude<View, 'raw'>, readonly string[]>> = { json: ['\\'], percent: ['%'], form: ['+'], html: ['&'], unwrap: ['\n', '\r'] };
+const triggered = (text: string, view: View): boolean => view === 'raw' || TRIGGERS[view].some((t) => text.includes(t));
 
-export const ALL_VIEWS: readonly View[] = ['raw', 'json', 'percent', 'form', 'html'];
+/** The encodings a text is decoded through, stacked in any order, the same one twice too (`%252F`, `&amp;#x2F;`). */
+const DECODING: readonly View[] = ['json', 'percent', 'form', 'html', 'unwrap'];
+
+/** How many encodings deep a text is read: three for a message's length, fewer as texts grow (the work multiplies). */
+const layersFor = (length: number): number => (length <= LAYERED_3_MAX ? 3 : length <= LAYERED_MAX ? 2 : 1);
+
+/** A text decoded by one view, with where each of its units came from in the original. */
+interface Decoded {
+  readonly text: string;
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+}
 
 /** Matched spans of the original text, sorted, merged, `[start, end)`; `pattern` is one pattern found there. */
 export interface Span {
@@ -189,43 +209,82 @@ export class SecretScanner {
     return this.fail.length === 1;
   }
 
-  /** Every span of `text` where a pattern matches in any of `views`, merged and sorted. */
-  spans(text: string, views: readonly View[] = ALL_VIEWS): Span[] {
+  /**
+   * Every span of `text` where a pattern matches, read as it is and through up to `layersFor`
+   * encodings stacked (a server's two, and the quotes of a message that cites it), merged and sorted.
+   */
+  spans(text: string): Span[] {
     if (this.empty || text.length === 0) return [];
     const found: Span[] = [];
-    for (const view of views) {
-      if (view !== 'raw' && !text.includes(TRIGGER[view])) continue;
-      this.scanView(text, view, found);
-    }
+    this.scanLayers(text, undefined, layersFor(text.length), undefined, found);
     return merge(found);
   }
 
-  private scanView(text: string, view: View, found: Span[]): void {
+  /** Scans `text` as it is, then through each encoding it may hold: decoded again while layers are left. */
+  private scanLayers(text: string, layer: Decoded | undefined, layers: number, under: View | undefined, found: Span[]): void {
+    this.scanView(text, 'raw', found, layer);
+    for (const view of DECODING) {
+      if ((view === 'unwrap' && under === 'unwrap') || !triggered(text, view)) continue;
+      if (layers <= 1) this.scanView(text, view, found, layer);
+      else {
+        const inner = materialize(text, view, layer);
+        this.scanLayers(inner.text, inner, layers - 1, view, found);
+      }
+    }
+  }
+
+  /** Scans `text` through `view`; `layer` maps positions of `text` back to the original (a decoded view). */
+  private scanView(text: string, view: View, found: Span[], layer?: Decoded): void {
     const patterns = this.patterns;
     const ring = new Int32Array(RING);
     let position = 0; // decoded units so far
     let state = 0;
+    /** The state after each recent unit: the head of a secret may sit a few units before a cut. */
+    const states = new Int32Array(RING);
     let current: { start: number; end: number; pattern: number } | undefined;
     const active: Extension[] = [];
     const stats = this.stats;
+    // A run of dots: the state and place before its first one (`...` cuts text like `…`).
+    let dots = 0;
+    let beforeDots = 0;
+    let dotsAt = 0;
+    let dotsStart = 0;
 
-    const feed = (raw: number, start: number, end: number): void => {
+    const add = (spanStart: number, spanEnd: number, pattern: number) => {
+      if (current && spanStart <= current.end) {
+        current.start = Math.min(current.start, spanStart);
+        current.end = Math.max(current.end, spanEnd);
+      } else {
+        if (current) found.push(current);
+        current = { start: spanStart, end: spanEnd, pattern };
+      }
+    };
+    /**
+     * Text cut short at unit `at` (`stateBefore` the state just before it) right after the head of a
+     * secret, or after its head and the start of an escape the cut broke: the head goes too.
+     */
+    const cut = (stateBefore: number, at: number, cutStart: number) => {
+      for (let back = 0; back <= CUT_SLACK && at - back > 0; back++) {
+        const before = back === 0 ? stateBefore : states[(at - 1 - back) % RING]!;
+        const head = this.depth[before]!;
+        if (head >= CUT_PREFIX_MIN) return add(ring[(at - back - head) % RING]!, cutStart, this.headPattern(before));
+      }
+    };
+
+    const step = (raw: number, start: number, end: number): void => {
       stats.steps++;
       const unit = foldUnit(raw);
       ring[position % RING] = start;
       position++;
-      // Text cut short right after the head of a secret: the head goes too.
-      if (raw === ELLIPSIS && this.depth[state]! >= CUT_PREFIX_MIN) {
-        const head = this.depth[state]!;
-        const headStart = ring[(position - 1 - head) % RING]!;
-        if (current && headStart <= current.end) {
-          current.start = Math.min(current.start, headStart);
-          current.end = Math.max(current.end, start);
-        } else {
-          if (current) found.push(current);
-          current = { start: headStart, end: start, pattern: this.headPattern(state) };
+      if (raw === ELLIPSIS) cut(state, position - 1, start);
+      if (raw === DOT) {
+        if (dots++ === 0) {
+          beforeDots = state;
+          dotsAt = position - 1;
+          dotsStart = start;
         }
-      }
+        if (dots === 3) cut(beforeDots, dotsAt, dotsStart);
+      } else dots = 0;
       // Long patterns being followed past their chunk.
       for (let k = 0; k < active.length; ) {
         const ext = active[k]!;
@@ -258,19 +317,9 @@ export class SecretScanner {
         active.pop();
       }
       state = this.step(state, unit);
+      states[(position - 1) % RING] = state;
       const accepting = this.acceptAt[state]!;
-      if (accepting !== 0) {
-        const length = this.depth[accepting]!;
-        const spanStart = ring[(position - length) % RING]!;
-        const pattern = this.acceptPattern[accepting]!;
-        if (current && spanStart <= current.end) {
-          current.start = Math.min(current.start, spanStart);
-          current.end = Math.max(current.end, end);
-        } else {
-          if (current) found.push(current);
-          current = { start: spanStart, end, pattern };
-        }
-      }
+      if (accepting !== 0) add(ring[(position - this.depth[accepting]!) % RING]!, end, this.acceptPattern[accepting]!);
       if (this.depth[state] === CHUNK) {
         const long = this.longAt.get(state);
         if (long) {
@@ -287,10 +336,38 @@ export class SecretScanner {
       }
     };
 
+    const feed = layer ? (raw: number, start: number, end: number) => step(raw, layer.start[start]!, layer.end[end - 1]!) : step;
     decode(text, view, feed);
     if (current) found.push(current);
     for (const ext of active) found.push({ start: ext.start, end: ext.end, pattern: ext.pattern });
   }
+}
+
+/** `text` as `view` decodes it, each unit with the span of the original it came from (through `outer`, if `text` is itself decoded). */
+function materialize(text: string, view: View, outer: Decoded | undefined): Decoded {
+  let units = new Uint16Array(Math.max(16, text.length));
+  let start = new Int32Array(units.length);
+  let end = new Int32Array(units.length);
+  let n = 0;
+  decode(text, view, (unit, s, e) => {
+    if (n === units.length) {
+      const grow = <A extends Uint16Array | Int32Array>(a: A): A => {
+        const b = new (a.constructor as new (size: number) => A)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      units = grow(units);
+      start = grow(start);
+      end = grow(end);
+    }
+    units[n] = unit;
+    start[n] = outer ? outer.start[s]! : s;
+    end[n] = outer ? outer.end[e - 1]! : e;
+    n++;
+  });
+  let decoded = '';
+  for (let i = 0; i < n; i += 8192) decoded += String.fromCharCode(...units.subarray(i, Math.min(n, i + 8192)));
+  return { text: decoded, start: start.subarray(0, n), end: end.subarray(0, n) };
 }
 
 function merge(spans: Span[]): Span[] {
@@ -375,6 +452,8 @@ function decodeOne(text: string, i: number, unit: number, view: View, feed: Feed
       return unit === 0x25 ? decodePercent(text, i, feed) : 0;
     case 'html':
       return unit === 0x26 ? decodeReference(text, i, feed) : 0;
+    case 'unwrap':
+      return unit === 0x0a || unit === 0x0d ? 1 : 0; // a line break taken out: nothing fed
     case 'raw':
       return 0;
   }

@@ -24,7 +24,7 @@ export function describeTransportFailure(failure: TransportFailure): string {
     case 'protocol':
       return `malformed HTTP answer${after}`;
     case 'throttled':
-      return 'throttled beyond the wait budget';
+      return 'still throttled (HTTP 429)';
     case 'other':
       return `transport error${after}`;
   }

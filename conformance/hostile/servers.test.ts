@@ -11,6 +11,7 @@ import {
   behaviours,
   DEEP_JSON_LEVELS,
   ECHO_KEY,
+  FLOOD_PER_ANSWER,
   GZIP_BOMB_BYTES,
   HUGE_BODY_BYTES,
   HUGE_PASSWORD_BYTES,
@@ -279,6 +280,18 @@ const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly
   'echo-secrets': {
     waitMs: 2_000,
     check: (wire, server) => expectEchoes(wire, server, 200),
+  },
+  'password-flood': {
+    waitMs: 2_000,
+    check: (wire, server) => {
+      const head = mustParse(wire);
+      expect(head.status).toBe(200);
+      const flood = (JSON.parse(head.body.toString('utf8')) as { flood: { sftp_password: string }[] }).flood;
+      expect(flood).toHaveLength(FLOOD_PER_ANSWER);
+      expect(new Set(flood.map((f) => f.sftp_password)).size).toBe(FLOOD_PER_ANSWER);
+      // Each served value is recorded for the leak search.
+      for (const { sftp_password } of flood) expect(server.secrets).toContain(sftp_password);
+    },
   },
 };
 

@@ -34,6 +34,7 @@ export const behaviours = [
   'throttled-forever',
   'huge-password',
   'echo-secrets',
+  'password-flood',
 ] as const;
 export type Behaviour = (typeof behaviours)[number];
 
@@ -68,7 +69,7 @@ export interface HostileServer {
   readonly siteId: string;
   /** The site's environments, live first. */
   readonly envIds: readonly string[];
-  /** Exact strings that must never appear in the suite's output: the key and the served passwords. */
+  /** Exact strings that must never appear in the suite's output: the key and the served passwords (growing as they are served). */
   readonly secrets: readonly string[];
   /** An endpoint discovery does not read that misbehaves (under `some` the only one); undefined under `all`. */
   readonly endpoint: EndpointName | undefined;
@@ -83,6 +84,8 @@ export const GZIP_BOMB_BYTES = 100 * 1024 * 1024;
 export const DEEP_JSON_LEVELS = 100_000;
 export const HUGE_PASSWORD_BYTES = 1024 * 1024;
 export const THROTTLE_RETRY_AFTER_S = 100_000;
+/** Fresh SFTP passwords each answer of the password-flood row carries. */
+export const FLOOD_PER_ANSWER = 100;
 export const OTHER_HOST = 'other-host.invalid';
 /** A key with `/`, `é` and `+`: a valid header value (Latin-1, no control characters), no `"`. */
 export const ECHO_KEY = 'hsc_live/k\u00e9y+Secret_0123456789ABCDEF';
@@ -99,6 +102,8 @@ interface Answer {
   readonly passwords: readonly string[];
   /** Marks a lazily written body as started; the returned function marks it stopped. */
   readonly streamStarted: () => () => void;
+  /** Records a secret the answer serves, so the test searches the output for it too. */
+  readonly served: (secret: string) => void;
 }
 
 interface Misbehaviour {
@@ -363,7 +368,22 @@ const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
     company: (company) => withPasswords({ ...company, apiKey: ECHO_KEY }, echoPassword),
     wire: echoSecrets,
   },
+  'password-flood': {
+    description: `adds ${FLOOD_PER_ANSWER} fresh sftp_password values to every 2xx answer (extra fields the document allows)`,
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ res, response, served }) => {
+      if (!is2xx(response.status) || !isObject(response.body)) return false;
+      const flood = Array.from({ length: FLOOD_PER_ANSWER }, () => {
+        const value = `flood-${filler(20, `flood-${floodCount++}`)}`;
+        served(value);
+        return { sftp_password: value };
+      });
+      return writeText(res, response.status, JSON.stringify({ ...response.body, flood }));
+    },
+  },
 };
+
+let floodCount = 0;
 
 export const describeBehaviour = (behaviour: Behaviour): string => misbehaviours[behaviour].description;
 
@@ -377,6 +397,8 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
   if (behaviour === 'gzip-bomb') await gzipBombBytes(); // compressed before the first request, not during it
   let inScope = 0;
   let streaming = 0;
+  const servedSecrets: string[] = [];
+  const served = (secret: string) => void servedSecrets.push(secret);
   const streamStarted = () => {
     streaming++;
     return () => void streaming--;
@@ -392,7 +414,7 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
         inScope++;
         const socket = res.socket;
         if (!socket) return true; // the client is already gone: nothing to write to
-        return misbehaviour.wire({ res, socket, response, request, passwords, streamStarted });
+        return misbehaviour.wire({ res, socket, response, request, passwords, streamStarted, served });
       },
     },
   };
@@ -402,7 +424,9 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
     apiKey: company.apiKey,
     siteId: site.id,
     envIds: site.environments.map((e) => e.id),
-    secrets: [company.apiKey, ...passwords],
+    get secrets() {
+      return [company.apiKey, ...passwords, ...servedSecrets];
+    },
     endpoint,
     stats: () => ({ inScope, streaming }),
     close: () => mock.close(),
