@@ -49,9 +49,3 @@ export function redirectTarget(headers: Readonly<Record<string, string>>): strin
   const bare = location.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)[^/?#]*@/i, '$1');
   return bare.length > 200 ? `${bare.slice(0, 200)}…` : bare;
 }
-
-/**
- * A copy of `text` that shares no memory with the string it was cut from. V8 keeps a slice of a
- * string as a view of the whole: 4 KB kept from a 1 MiB answer would keep the 1 MiB alive.
- */
-export const ownCopy = (text: string): string => (text.length === 0 ? text : Buffer.from(text, 'utf16le').toString('utf16le'));

@@ -7,6 +7,7 @@
  * project's sanitizer, so the test does not share its blind spots.
  */
 import { describe, it, vi } from 'vitest';
+import { phpJsonEncode } from '../sanitize/echo-forms.ts';
 import { runConformCli, type CliRun } from './hostile/cli-run.ts';
 import { behaviours, startHostile, type Behaviour, type Scope } from './hostile/servers.ts';
 
@@ -65,12 +66,8 @@ const rows: readonly (readonly [string, { readonly behaviour: Behaviour; readonl
   }),
 );
 
-/** PHP's json_encode of a string, without its quotes: `/` as `\/`, everything past ASCII as `\uXXXX`. */
-const phpEscaped = (value: string) =>
-  JSON.stringify(value)
-    .slice(1, -1)
-    .replace(/\//g, '\\/')
-    .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** PHP's json_encode of a string, without its quotes. */
+const phpEscaped = (value: string) => phpJsonEncode(value).slice(1, -1);
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 

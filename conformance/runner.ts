@@ -8,9 +8,9 @@
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
 import { conflictsOf, inScope, operation } from '../spec/queries.ts';
-import { ownCopy, readBody } from './body.ts';
+import { readBody } from './body.ts';
 import { mapConcurrently } from './concurrently.ts';
-import { keySecret, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
+import { keySecret, ownCopy, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
 import { curlFor } from './curl.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
 import type {

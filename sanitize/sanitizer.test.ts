@@ -1,16 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { htmlReferences, phpJsonEncode } from './echo-forms.ts';
 import { fieldSecret, keySecret, MAX_SERVED_SECRETS, REDACTED, Sanitizer, type Secret } from './sanitizer.ts';
 
 const KEY = 'hsc_k/y\u00e9+Q%z_0123456789abcdef';
 const PASSWORD = 'p@ss/w\u00f6rd "quoted" & <tagged>';
-
-/** JSON as PHP's `json_encode` writes it: `/` as `\/`, every non-ASCII character as `\uXXXX`. */
-const phpJson = (text: string): string =>
-  JSON.stringify(text).replace(/\//g, '\\/').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-/** Every character as an HTML numeric reference. */
-const htmlReferences = (text: string): string => [...text].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('');
 
 /** Forms a server echoes a secret in; each must be hidden wherever it sits in a text. */
 function echoes(value: string): [string, string][] {
@@ -18,7 +12,7 @@ function echoes(value: string): [string, string][] {
   return [
     ['as sent', value],
     ['JSON-escaped', JSON.stringify(value).slice(1, -1)],
-    ["PHP's json_encode (\\/ and \\u00e9)", phpJson(value).slice(1, -1)],
+    ["PHP's json_encode (\\/ and \\u00e9)", phpJsonEncode(value).slice(1, -1)],
     ['URI-encoded', encodeURIComponent(value)],
     ['form-encoded', new URLSearchParams({ v: value }).toString().slice(2)],
     ['HTML references', htmlReferences(value)],
@@ -28,7 +22,7 @@ function echoes(value: string): [string, string][] {
     ['base64 of HTTP Basic `:value`', b64(`:${value}`)],
     ['base64url', Buffer.from(value).toString('base64url')],
     ['a 12-character prefix', value.slice(0, 12)],
-    ['a 20-character prefix, JSON-escaped', phpJson(value.slice(0, 20)).slice(1, -1)],
+    ['a 20-character prefix, JSON-escaped', phpJsonEncode(value.slice(0, 20)).slice(1, -1)],
   ];
 }
 
@@ -79,7 +73,7 @@ describe('Sanitizer.text: how real servers mangle what they echo', () => {
   const wrapped = (text: string, width: number) => text.match(new RegExp(`.{1,${width}}`, 'g'))!.join('\r\n');
   it.each([
     ['URI-encoded twice (a URL in a query string)', encodeURIComponent(encodeURIComponent(key))],
-    ['JSON inside JSON, PHP style', JSON.stringify(phpJson(key)).slice(1, -1)],
+    ['JSON inside JSON, PHP style', JSON.stringify(phpJsonEncode(key)).slice(1, -1)],
     ['HTML-escaped twice', htmlReferences(key).replace(/&/g, '&amp;')],
     ["an HTML reference JSON-escaped the way Go writes it", JSON.stringify(htmlReferences(key)).slice(1, -1).replace(/&/g, '\\u0026')],
     ['split by a line break', `${key.slice(0, 16)}\n${key.slice(16)}`],
@@ -271,7 +265,7 @@ const forms: readonly [string, Form][] = [
   ['JSON', (s) => JSON.stringify(s).slice(1, -1)],
   // Each character of the secret either as JSON.stringify writes it or as a `\u` escape.
   ['JSON, random \\u escapes', (s, choice) => Array.from(s, (c, i) => ((choice >> i % 30) & 1 ? c.split("").map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('') : JSON.stringify(c).slice(1, -1))).join('')],
-  ['PHP JSON', (s) => phpJson(s).slice(1, -1)],
+  ['PHP JSON', (s) => phpJsonEncode(s).slice(1, -1)],
   ['URI', (s) => (wellFormed(s) ? encodeURIComponent(s) : undefined)],
   ['form', (s) => (wellFormed(s) ? new URLSearchParams({ v: s }).toString().slice(2) : undefined)],
   ['HTML', (s) => (wellFormed(s) ? htmlReferences(s) : undefined)],

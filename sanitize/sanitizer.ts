@@ -59,8 +59,12 @@ const MAX_TEXT_VALUE = 64 * 1024;
 export const keySecret = (value: string, name: string): Secret => ({ value, name, kind: 'key' });
 export const fieldSecret = (value: string, field: string): Secret => ({ value, name: `HSC_${field.toUpperCase()}`, kind: 'field' });
 
-/** A copy that shares no memory with the string it was cut from (V8 keeps a slice as a view of the whole). */
-const ownCopy = (text: string): string => (text.length === 0 ? text : Buffer.from(text, 'utf16le').toString('utf16le'));
+/**
+ * A copy of `text` that shares no memory with the string it was cut from. V8 keeps a slice of a
+ * string as a view of the whole: a secret (or a 4 KB excerpt) cut from a 1 MiB answer would keep
+ * the 1 MiB alive.
+ */
+export const ownCopy = (text: string): string => (text.length === 0 ? text : Buffer.from(text, 'utf16le').toString('utf16le'));
 
 /**
  * The base64 forms of a value: of the value, in the standard and URL alphabets, padded or not;

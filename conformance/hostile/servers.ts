@@ -11,6 +11,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { EndpointName } from '../../generated/types.ts';
+import { phpJsonEncode } from '../../sanitize/echo-forms.ts';
 import { is2xx } from '../../spec/queries.ts';
 import type { MockRequest, MockResponse } from '../../mock/app.ts';
 import { seedCompanies, type CompanySeed } from '../../mock/fixtures.ts';
@@ -209,13 +210,8 @@ function requestKey(request: MockRequest): string | undefined {
   return key === '' ? undefined : key;
 }
 
-/** PHP's json_encode of a string, without its quotes: `/` as `\/`, everything past ASCII as `\uXXXX`. */
-export function phpJsonEscape(value: string): string {
-  return JSON.stringify(value)
-    .slice(1, -1)
-    .replace(/\//g, '\\/')
-    .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** PHP's json_encode of a string, without its quotes. */
+export const phpJsonEscape = (value: string): string => phpJsonEncode(value).slice(1, -1);
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,6 +5,7 @@
  * output is searched for every form of every secret, computed here, not by the sanitizer.
  */
 import { describe, expect, it } from 'vitest';
+import { phpJsonEncode } from '../../sanitize/echo-forms.ts';
 import { endpoint } from '../../spec/queries.ts';
 import { runConformance } from '../runner.ts';
 import type { Check, Probe, Send, Target } from '../types.ts';
@@ -42,14 +43,10 @@ const probes: Probe[] = [
   probe('resetSite', 'reset', { authorization: `Bearer ${OTHER}`, 'content-type': 'application/json' }, JSON.stringify({ admin_password: ADMIN })),
 ];
 
-/** JSON as PHP's json_encode writes it: `/` as `\/`, non-ASCII as `\uXXXX`. */
-const phpJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/\//g, '\\/').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
 /** Echoes everything back, in several encodings, and hands out the SFTP password. */
 const leakySend: Send = async (p) => {
   const body = { echo: p.request, key: KEY, environment: { id: 'e', sftp_password: SFTP }, note: `password ${SFTP}, admin ${ADMIN}`, shout: OTHER.toUpperCase(), cut: `${KEY.slice(0, 14)}…` };
-  const text = phpJson(body);
+  const text = phpJsonEncode(body);
   return { probe: p, response: { status: 200, headers: { 'content-type': 'application/json', 'x-echo-key': OTHER }, text, json: body, ms: 1 }, throttled: 0 };
 };
 
