@@ -6,8 +6,9 @@
 import { inspect } from 'node:util';
 import { conformFlags } from '../conformance/flags.ts';
 import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
+import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { SetupError, UsageError, type Command } from './command.ts';
-import { commandLineSecrets, onCrash } from './process-guard.ts';
+import { commandLineSecrets, onCrash, onOutputError } from './process-guard.ts';
 
 const PROGRAM = 'hosted-site-contract';
 
@@ -83,21 +84,23 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(overview());
     return 2;
   }
+  // Loaded only when something may be printed that the user typed: `help` stays instant.
+  const processSanitizer = async () => new (await import('../sanitize/sanitizer.ts')).Sanitizer(commandLineSecrets(argv, process.env));
   if (name === 'help' || isHelpFlag(name)) {
     const topic = args[0] === undefined ? undefined : commands.find((c) => c.name === args[0]);
-    if (args[0] !== undefined && !topic) return usageError(`unknown command '${args[0]}'`);
+    if (args[0] !== undefined && !topic) return usageError(`unknown command '${args[0]}'`, await processSanitizer());
     console.log(topic ? commandHelp(topic) : overview());
     return 0;
   }
   const command = commands.find((c) => c.name === name);
-  if (!command) return usageError(`unknown command '${name}'`);
+  if (!command) return usageError(`unknown command '${name}'`, await processSanitizer());
   if (args.some(isHelpFlag)) {
     console.log(commandHelp(command));
     return 0;
   }
-  const { Sanitizer } = await import('../sanitize/sanitizer.ts');
-  const sanitizer = new Sanitizer(commandLineSecrets(args, process.env));
-  const fail = (message: string) => console.error(sanitizer.text(`${PROGRAM} ${command.name}: ${message}`).replace(/\s*[\r\n]+\s*/g, ' '));
+  const sanitizer = await processSanitizer();
+  const fail = (message: string) => console.error(sanitizer.oneLine(`${PROGRAM} ${command.name}: ${message}`));
+  onOutputError(fail);
   onCrash((error) => {
     fail(`internal error: ${sanitizer.message(error)} (a bug of ${PROGRAM}, not a verdict; HOSTED_SITE_CONTRACT_DEBUG=1 shows where)`);
     if (process.env.HOSTED_SITE_CONTRACT_DEBUG) console.error(sanitizer.text(inspect(error)));
@@ -105,7 +108,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(args, { sanitizer });
   } catch (error) {
-    if (error instanceof UsageError) return usageError(sanitizer.text(error.message), command);
+    if (error instanceof UsageError) return usageError(error.message, sanitizer, command);
     if (error instanceof SetupError) {
       fail(error.message);
       return 2;
@@ -117,10 +120,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function usageError(message: string, command?: Command): number {
+/** One line through the process's sanitizer (the user's typing may hold a key), and exit code 2. */
+function usageError(message: string, sanitizer: Sanitizer, command?: Command): number {
   const where = command ? `${PROGRAM} ${command.name}` : PROGRAM;
   const see = command ? `usage: ${PROGRAM} ${command.usage}` : `commands: ${[...commands.map((c) => c.name), 'help'].join(', ')}`;
-  console.error(`${where}: ${message} (${see})`);
+  console.error(sanitizer.oneLine(`${where}: ${message} (${see})`));
   return 2;
 }
 

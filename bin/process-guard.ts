@@ -27,6 +27,19 @@ export function commandLineSecrets(args: readonly string[], env: NodeJS.ProcessE
   return secrets;
 }
 
+/**
+ * Output that cannot be written (a full disk, a reader that went away): not a bug and not a
+ * verdict; one line where it still can be, and exit 2.
+ */
+export function onOutputError(report: (message: string) => void): void {
+  const handle = (stream: string) => (error: NodeJS.ErrnoException) => {
+    if (stream === 'stdout') report(`cannot write to ${stream} (${error.code ?? error.message}); the output is incomplete`);
+    process.exit(2);
+  };
+  process.stdout.on('error', handle('stdout'));
+  process.stderr.on('error', handle('stderr'));
+}
+
 /** An error nobody caught (a bug): handed to `report` (one sanitized line), and the process exits 2. */
 export function onCrash(report: (error: unknown) => void): void {
   const handle = (error: unknown) => {

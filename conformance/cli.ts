@@ -11,6 +11,7 @@ import { startMock, type RunningMock } from '../mock/server.ts';
 import { LETTER_VARIANT } from '../mock/variants/conformant.ts';
 import { keySecret, Sanitizer, type SanitizedStream } from '../sanitize/sanitizer.ts';
 import { bytes } from './body.ts';
+import { CURL_WITHHELD } from './curl.ts';
 import { discover, DiscoveryError, type Discovery } from './discovery.ts';
 import { createTransport } from './http.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
@@ -175,10 +176,24 @@ async function writeReports(
   let failed: number | undefined;
   for (const d of options.destinations) {
     const stream = d.to === 'stdout' ? out.stdout : d.to === 'stderr' ? out.stderr : undefined;
-    const text = render(d, report, stream?.isTTY === true && !io.env.NO_COLOR);
+    const color = stream?.isTTY === true && !io.env.NO_COLOR;
+    let text = render(d, report, color);
+    // The report was sanitized value by value; should its rendering still hold something to hide
+    // (a secret made of the renderer's own text), the curl lines go first: a replacement inside
+    // one could break its shell quoting.
+    if (out.sanitizer.spans(text).length > 0) {
+      text = render(d, { ...report, failures: report.failures.map((f) => ({ ...f, curl: CURL_WITHHELD })), warnings: report.warnings.map((f) => ({ ...f, curl: CURL_WITHHELD })) }, color);
+      const hidden = out.sanitizer.text(text);
+      // Left after every value was sanitized: a secret the target served that is made of the
+      // report's own words or syntax. It is hidden all the same; the report may no longer parse.
+      if (hidden !== text && d.reporter !== 'console') {
+        out.stderr.write(`${PREFIX}: the ${d.reporter} report had to be changed after rendering, to hide a value the target served that matches the report's own text; it may not parse\n`);
+      }
+      text = hidden;
+    }
     if (typeof d.to === 'object') {
       try {
-        await writeFile(d.to.file, out.sanitizer.text(text));
+        await writeFile(d.to.file, text);
         out.stderr.write(`${PREFIX}: ${d.reporter} report written to ${d.to.file}\n`);
       } catch (error) {
         out.stderr.write(`${PREFIX}: cannot write the ${d.reporter} report to ${d.to.file}: ${out.sanitizer.message(error)}\n`);

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { curlFor, shellQuote } from './curl.ts';
+import { CURL_WITHHELD, curlFor, shellQuote } from './curl.ts';
 import { fieldSecret, keySecret, Sanitizer } from '../sanitize/sanitizer.ts';
 import type { ProbeRequest } from './types.ts';
 
@@ -104,6 +104,15 @@ describe('curlFor', () => {
     expect(line).toContain('"$HSC_API_KEY"');
     expect(curlFor(cases[2]![1], secrets)).toContain('"$HSC_OTHER_API_KEY"');
     expect(curlFor(cases.at(-1)![1], secrets)).toContain('"$HSC_ADMIN_PASSWORD"');
+  });
+
+  it('a line the sanitizer would still change is withheld: hiding a secret inside shell quoting could end a quote early', () => {
+    // A hostile target serves a record name with a quote, and a "password" equal to how the
+    // line quotes it: hiding the password in the finished line would leave `'Y;touch …` unquoted.
+    const request: ProbeRequest = { method: 'PUT', url: `${base}/domains/d/dns-records`, headers: {}, body: JSON.stringify({ name: "zz'Y;touch /tmp/pwned;#.example.com" }) };
+    const hostile = secrets.with([fieldSecret("zz'\\'", 'sftp_password')]);
+    expect(curlFor(request, secrets)).toContain("zz'\\''Y;touch"); // quoted as usual without it
+    expect(curlFor(request, hostile)).toBe(CURL_WITHHELD);
   });
 
   it('a secret in a form the shell cannot rebuild becomes the marker', () => {

@@ -82,8 +82,20 @@ function word(value: string, sanitizer: Sanitizer | undefined): string {
 /** Headers curl sets on its own from the command line; sending them again would duplicate them. */
 const SET_BY_CURL = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 
+/**
+ * What stands in for a curl line the sanitizer would still change: a replacement inside shell
+ * quoting could end a quote early, and a target choosing its secrets could then make the line
+ * run a command of its own.
+ */
+export const CURL_WITHHELD = '(no curl line: a part of it reads like a secret of this run, and hiding it could break its quoting; the request above is what was sent)';
+
 /** `curl` with the method, URL, headers and exact body of the request; `sanitizer` knows the secrets. */
 export function curlFor(request: ProbeRequest, sanitizer?: Sanitizer): string {
+  const line = curlLine(request, sanitizer);
+  return sanitizer && sanitizer.spans(line).length > 0 ? CURL_WITHHELD : line;
+}
+
+function curlLine(request: ProbeRequest, sanitizer: Sanitizer | undefined): string {
   const args = ['curl', '-sS', '-i'];
   const hasBody = request.body !== undefined;
   if (request.method !== 'GET' || hasBody) args.push('-X', shellQuote(request.method));

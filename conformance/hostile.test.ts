@@ -6,10 +6,13 @@
  * form of a secret in any byte the run wrote. The forms are computed here, independently of the
  * project's sanitizer, so the test does not share its blind spots.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { describe, it, vi } from 'vitest';
 import { phpJsonEncode } from '../sanitize/echo-forms.ts';
 import { runConformCli, type CliRun } from './hostile/cli-run.ts';
-import { behaviours, startHostile, type Behaviour, type Scope } from './hostile/servers.ts';
+import { behaviours, injectionMarker, startHostile, type Behaviour, type Scope } from './hostile/servers.ts';
 
 /** A row's run is killed at this bound, and that is a failure. */
 const ROW_BOUND_MS = 45_000;
@@ -43,6 +46,9 @@ const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
   // More secret values than the sanitizer tracks: the run stops without a report. (On one path
   // the few successful answers stay under the bound: a conformant run that learns them all.)
   'password-flood': [/stopped: the target served more secret values/],
+  // Record names that are no host names (RESPONSE-SCHEMA, and refused DNS updates): failures,
+  // and not one printed curl line runs the command hidden in them.
+  'quote-injection': [/RESPONSE-SCHEMA/],
 };
 
 /** Rows whose one misbehaving path stays within what the suite copes with: they conform. */
@@ -59,7 +65,7 @@ interface Want {
 const heavy: ReadonlySet<Behaviour> = new Set(['huge-body', 'deep-json', 'gzip-bomb', 'password-flood']);
 
 const rows: readonly (readonly [string, { readonly behaviour: Behaviour; readonly scope: Scope; readonly want: Want }])[] = behaviours.flatMap((behaviour) =>
-  (heavy.has(behaviour) ? (['all', 'some', 'most'] as const) : (['all', 'some'] as const)).map((scope: Scope) => {
+  (heavy.has(behaviour) ? (['all', 'some', 'most'] as const) : behaviour === 'quote-injection' ? (['some'] as const) : (['all', 'some'] as const)).map((scope: Scope) => {
     const cause = scope === 'some' && conformOnOnePath.has(behaviour) ? [] : causes[behaviour];
     const code = cause.length === 0 ? 0 : scope === 'all' || behaviour === 'password-flood' ? 2 : 1;
     return [`${behaviour} (${scope})`, { behaviour, scope, want: { code, cause } }] as const;
@@ -118,6 +124,13 @@ function leaks(run: CliRun, secrets: readonly string[]): string[] {
 
 const firstLines = (text: string, n = 4) => text.split('\n').slice(0, n).join('\n');
 
+/** The curl lines a run printed: the console's and the JSON report's. */
+function curlLines(run: CliRun): string[] {
+  const fromConsole = run.stdout.split('\n').flatMap((l) => (/^\s+curl:\s+(curl .*)$/.exec(l)?.[1] ? [/^\s+curl:\s+(curl .*)$/.exec(l)![1]!] : []));
+  const report = JSON.parse(run.files['report.json'] ?? '{"failures":[],"warnings":[]}') as { failures: { curl: string }[]; warnings: { curl: string }[] };
+  return [...fromConsole, ...[...report.failures, ...report.warnings].map((f) => f.curl)].filter((c) => c.startsWith('curl '));
+}
+
 describe.concurrent('the suite against hostile targets', () => {
   it.for(rows)('%s', { timeout: ROW_BOUND_MS + 15_000 }, async ([, { behaviour, scope, want }], { expect }) => {
     const server = await startHostile(behaviour, scope);
@@ -148,6 +161,14 @@ describe.concurrent('the suite against hostile targets', () => {
       }
       // (d) no form of any secret, anywhere.
       expect.soft(leaks(run, server.secrets), 'secret forms in the output').toEqual([]);
+      // (e) every curl line printed, run as a user would paste it, runs nothing but curl.
+      if (behaviour === 'quote-injection') {
+        await rm(injectionMarker, { force: true });
+        const lines = curlLines(run);
+        expect.soft(lines.length, 'curl lines to replay').toBeGreaterThan(0);
+        for (const line of lines) spawnSync('bash', ['-c', `curl() { :; }\n${line}`], { stdio: 'ignore', timeout: 5_000, env: { PATH: process.env.PATH ?? '' } });
+        expect.soft(existsSync(injectionMarker), 'a printed curl line ran the command a target hid in a record name').toBe(false);
+      }
     } finally {
       await server.close();
     }

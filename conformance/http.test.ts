@@ -204,6 +204,17 @@ describe('throttling (ASM-THROTTLE-429)', () => {
     expect(exchange.failure?.message).toMatch(/asked to wait 100000 s \(Retry-After: 100000\), more than the 2 s left of the run's 2 s/);
   });
 
+  it('one deadline per request, all its attempts together: slow 429s cannot stretch it', async () => {
+    const url = await serve((_req, res) => {
+      setTimeout(() => res.writeHead(429, { 'retry-after': '0' }).end(), 150);
+    });
+    const exchange = await transport({ timeoutMs: 400, maxRetries: 10 })(probe(url));
+    expect(exchange.failure?.kind).toBe('timeout');
+    expect(exchange.failure?.message).toMatch(/^no complete answer within 400 ms/);
+    // 150 ms an attempt: the third one runs into the deadline, never a tenth.
+    expect(exchange.throttled).toBeLessThanOrEqual(3);
+  });
+
   it('one budget for the whole run: waits add up across requests, then the next is refused', async () => {
     const url = await serve((_req, res) => {
       res.writeHead(429, { 'retry-after': '1' }).end();

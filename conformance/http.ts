@@ -70,14 +70,15 @@ export function createTransport(options: TransportOptions): Transport {
   let throttled = 0;
   let waitedMs = 0;
 
-  async function attempt(req: ProbeRequest): Promise<Attempt> {
+  /** One attempt, given `deadlineMs` (what is left of the request's `timeoutMs`). */
+  async function attempt(req: ProbeRequest, deadlineMs: number): Promise<Attempt> {
     const started = performance.now();
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, options.timeoutMs);
+    }, deadlineMs);
     const elapsed = () => Math.round(performance.now() - started);
     try {
       learnRequest(options.sanitizer, req);
@@ -103,13 +104,23 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
+  // One deadline per request, all its attempts together: a target answering 429 slowly cannot
+  // stretch a request past --timeout-ms (the waits between attempts come from the run's budget).
   const send = async (probe: Probe): Promise<Exchange> => {
     let waited = 0;
+    let spent = 0;
     for (;;) {
+      const left = options.timeoutMs - spent;
+      if (left <= 0) {
+        const message = `no complete answer within ${options.timeoutMs} ms: ${waited + 1} attempts, each answered 429 (waits between them not counted)`;
+        return { probe, throttled: waited, failure: { kind: 'timeout', message, ms: Math.round(spent) } };
+      }
       await limiter(); // outside the deadline: waiting for a slot is not the server's time
       requests++;
       // The deadline inside `attempt` should always fire; this second one guards against a stuck stream.
-      const result = await withDeadline(attempt(probe.request), options.timeoutMs + 2_000);
+      const began = performance.now();
+      const result = await withDeadline(attempt(probe.request, left), left + 2_000);
+      spent += performance.now() - began;
       if ('failure' in result) return { probe, failure: result.failure, throttled: waited };
       if (result.response.status !== 429) return { probe, response: result.response, throttled: waited };
       throttled++;
@@ -119,10 +130,10 @@ export function createTransport(options: TransportOptions): Transport {
         return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: HTTP 429 still, after ${maxRetries} retries of this request (${how})`, ms } };
       }
       const delay = retryDelay(result.retryAfter, waited, backoffMs);
-      const left = maxWaitMs - waitedMs;
-      if (delay > left) {
+      const budgetLeft = maxWaitMs - waitedMs;
+      if (delay > budgetLeft) {
         const asked = result.retryAfter === undefined ? 'no Retry-After' : `Retry-After: ${result.retryAfter.slice(0, 40)}`;
-        const message = `throttled: HTTP 429 asked to wait ${seconds(delay)} (${asked}), more than the ${seconds(Math.max(0, left))} left of the run's ${seconds(maxWaitMs)} for waiting out 429s (--max-wait-s)`;
+        const message = `throttled: HTTP 429 asked to wait ${seconds(delay)} (${asked}), more than the ${seconds(Math.max(0, budgetLeft))} left of the run's ${seconds(maxWaitMs)} for waiting out 429s (--max-wait-s)`;
         return { probe, throttled: waited, failure: { kind: 'throttled', message, ms } };
       }
       waitedMs += delay; // taken before the wait, so concurrent waits cannot overspend the budget
@@ -224,6 +235,9 @@ function codeOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Node's codes for a certificate it does not trust. */
+const TLS_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+
 /** Names what went wrong, in words a report reader understands without undici's source. */
 export function classify(error: unknown, timedOut: boolean, timeoutMs: number, ms: number): TransportFailure {
   const code = codeOf(error);
@@ -240,6 +254,13 @@ export function classify(error: unknown, timedOut: boolean, timeoutMs: number, m
     return { kind: 'protocol', message: `malformed HTTP answer (${code ? `${code}: ` : ''}${detail})`, ms };
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'other', message: `cannot resolve the host (${code})`, ms };
+  if (code !== undefined && TLS_CERTIFICATE.test(code)) {
+    return { kind: 'other', message: `the server's TLS certificate is not trusted (${code}); for a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate file`, ms };
+  }
+  if (code?.startsWith('ERR_SSL_') || code?.startsWith('ERR_TLS_')) {
+    const hint = code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? ': is it a plain http:// server?' : '';
+    return { kind: 'protocol', message: `the TLS handshake failed (${code})${hint}`, ms };
+  }
   // undici checks headers before sending: a key with a line break or a character beyond Latin-1.
   if (code === 'UND_ERR_INVALID_ARG') return { kind: 'other', message: `the HTTP client refused to send the request (${detail}): a header value holds a character HTTP cannot carry`, ms };
   return { kind: 'other', message: code ? `${code}: ${detail}` : detail, ms };

@@ -17,7 +17,7 @@
  * rather than print an answer holding one it no longer tracks.
  */
 import { secretFieldNames } from '../spec/queries.ts';
-import { foldText, SecretScanner, type ScanPattern, type Span } from './scan.ts';
+import { decodedLayers, foldText, SecretScanner, type ScanPattern, type Span } from './scan.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -44,8 +44,13 @@ export type Origin = 'served' | 'sent';
 export const PREFIX_MIN = 12;
 /** The same for the base64 forms (16 characters: 12 bytes). */
 const BASE64_PREFIX_MIN = 16;
-/** Learned values shorter than this are hidden where they are served (`maskFieldValues`), not everywhere. */
+/**
+ * Values shorter than this are hidden where they are served (`maskFieldValues`), not everywhere: a
+ * short value (`null`, `AUTH`, four spaces) would be found in the report's own words and syntax.
+ * A target's values must be longer than the suite's own (its generated passwords are 16+).
+ */
 export const MIN_LEARNED_LENGTH = 4;
+export const MIN_SERVED_LENGTH = 8;
 /** Distinct secret values a target may serve, and their characters in all, before the sanitizer gives up on it. */
 export const MAX_SERVED_SECRETS = 1000;
 export const MAX_SERVED_CHARS = 4 * 1024 * 1024;
@@ -108,6 +113,13 @@ export function textForms(value: string): string[] {
   }
   forms.delete('');
   return [...forms];
+}
+
+/** The value as JSON writes it inside a string, where that differs: standard, and PHP's (`\/`, `\uXXXX`). */
+function jsonEscapings(value: string): string[] {
+  const standard = JSON.stringify(value).slice(1, -1);
+  const php = standard.replace(/\//g, '\\/').replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return [...new Set([standard, php])].filter((form) => form !== value);
 }
 
 export class Sanitizer {
@@ -201,7 +213,7 @@ export class Sanitizer {
 
   #learnValue(field: string, raw: string, origin: Origin): void {
     const value = jsonStringContent(raw);
-    if (value.length < MIN_LEARNED_LENGTH || this.#secrets.has(value)) return;
+    if (value.length < (origin === 'served' ? MIN_SERVED_LENGTH : MIN_LEARNED_LENGTH) || this.#secrets.has(value)) return;
     if (origin === 'served') {
       if (this.#overflow) return;
       if (this.#servedCount + 1 > MAX_SERVED_SECRETS || this.#servedChars + value.length > MAX_SERVED_CHARS) {
@@ -236,6 +248,8 @@ export class Sanitizer {
       for (const form of textForms(secret.value)) push(form, Math.min(form.length, PREFIX_MIN), secret);
       // HTTP Basic carries keys; a field's value is looked for in base64 on its own.
       for (const form of base64Forms(secret.value, secret.kind === 'key')) push(form, Math.min(form.length, BASE64_PREFIX_MIN), secret);
+      // Base64 of JSON that holds it (a JWT, a PHP token): escaped before it was encoded.
+      for (const escaped of jsonEscapings(secret.value)) for (const form of base64Forms(escaped, false)) push(form, Math.min(form.length, BASE64_PREFIX_MIN), secret);
     }
     this.#work += this.#scanner?.stats.steps ?? 0;
     this.#owners = owners;
@@ -315,10 +329,20 @@ export class Sanitizer {
     return out;
   }
 
-  /** A message of an error, sanitized, on one line. */
+  /** A message of an error, sanitized, on one line that cannot drive a terminal (`oneLine`). */
   message(error: unknown): string {
-    const text = error instanceof Error ? error.message : String(error);
-    return this.text(text).replace(/\s*[\r\n]+\s*/g, ' ');
+    return this.oneLine(error instanceof Error ? error.message : String(error));
+  }
+
+  /**
+   * Text for one line of a terminal: sanitized, line breaks folded into spaces, and every other
+   * control character (escape sequences, NUL, bell, C1, bidirectional overrides) written as
+   * `\uXXXX`, so text a target chose cannot redraw, recolour or hide what the user reads.
+   */
+  oneLine(text: string): string {
+    return this.text(text)
+      .replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')
+      .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   }
 
   /** A stream whose every write is sanitized first (text only; a chunk is sanitized whole). */
@@ -335,6 +359,9 @@ export class Sanitizer {
     };
   }
 }
+
+/** Characters that move, colour, hide or reorder what a terminal shows. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** What the CLI writes to: a stream that sanitizes every write. */
 export interface SanitizedStream {
@@ -372,38 +399,46 @@ function replaceSpans(text: string, spans: readonly Range[], marker: (span: Secr
   return out + text.slice(from);
 }
 
-/** How an authority is introduced and where user information ends, in the forms URLs travel in. */
-const URL_FORMS: readonly { readonly slashes: string; readonly at: string }[] = [
-  { slashes: '//', at: '@' },
-  { slashes: '\\/\\/', at: '@' },
-  { slashes: '%2f%2f', at: '%40' },
-];
+/**
+ * What a text holding a URL's user information must contain, however encoded: a `/` (`2f`, `&#47`,
+ * `\/`) and an `@` (`40` in every hex escape, `&#64`); a quick test before any decoding.
+ */
+const SLASHES = ['/', '2f', '&#47'];
+const AT_SIGNS = ['@', '40', '&#64'];
 
 /**
- * The user information of every URL in `text` (`//user:pass@host`, also JSON-escaped and
- * percent-encoded): the part before `@` in the authority. One linear scan per form.
+ * The user information of every URL in `text` (`//user:pass@host`), read through the same
+ * decodings as secrets (a URL HTML-escaped, JSON-escaped, URI-encoded twice): the part before
+ * `@` in the authority, mapped back to the original text.
  */
 function userinfoSpans(text: string): Range[] {
+  const lower = text.toLowerCase();
+  if (!AT_SIGNS.some((at) => lower.includes(at)) || !SLASHES.some((slash) => lower.includes(slash))) return [];
   const spans: Range[] = [];
-  const lower = text.includes('%') ? text.toLowerCase() : text;
-  for (const { slashes, at } of URL_FORMS) {
-    for (let i = lower.indexOf(slashes); i >= 0; i = lower.indexOf(slashes, i + slashes.length)) {
-      const start = i + slashes.length;
-      let j = start;
-      let userEnd = -1;
-      while (j < lower.length) {
-        const c = lower[j]!;
-        if (c === '/' || c === '?' || c === '#' || c === '"' || c === "'" || c === '<' || c === '>' || c === '\\' || c === '`' || /\s/.test(c)) break;
-        if (slashes !== '//' && c === '%' && (lower.startsWith('%2f', j) || lower.startsWith('%3f', j) || lower.startsWith('%23', j))) break;
-        if (lower.startsWith(at, j)) userEnd = j;
-        j++;
-      }
-      if (userEnd > start) spans.push({ start, end: userEnd });
-      i = Math.max(i, j - slashes.length);
+  for (const layer of decodedLayers(text)) {
+    for (const span of rawUserinfoSpans(layer.text)) {
+      spans.push(layer.start && layer.end ? { start: layer.start[span.start]!, end: layer.end[span.end - 1]! } : span);
     }
   }
   return spans;
 }
+
+/** The user information of every URL in `text` as it is: after `//`, the authority's part before its last `@`. */
+function rawUserinfoSpans(text: string): Range[] {
+  const spans: Range[] = [];
+  for (let i = text.indexOf('//'); i >= 0; i = text.indexOf('//', i + 2)) {
+    const start = i + 2;
+    let j = start;
+    let userEnd = -1;
+    for (; j < text.length && !AUTHORITY_ENDS.has(text[j]!); j++) if (text[j] === '@') userEnd = j;
+    if (userEnd > start) spans.push({ start, end: userEnd });
+    i = Math.max(i, j - 2); // each character is read once
+  }
+  return spans;
+}
+
+/** Where an authority ends: its path, query or fragment, or the quoting and spacing around a URL. */
+const AUTHORITY_ENDS = new Set(['/', '?', '#', '"', "'", '<', '>', '\\', '`', ' ', '\t', '\r', '\n']);
 
 /**
  * Where the value after each secret field's name sits in text of any shape: JSON (`"f": "v"`,

@@ -11,7 +11,8 @@
  *   a secret leaves no part of it.
  * - The text is read through several views, each decoding one way a server re-encodes what it
  *   echoes (JSON escapes including `\/` and `\uXXXX`, URI percent-encoding, form encoding, HTML
- *   character references, line breaks taken out), and through two such layers at once (a key
+ *   character references, line breaks taken out, C-family `\xHH` / `\u{…}` / octal / `%uHHHH`,
+ *   CSS and quoted-printable escapes), and through up to three such layers at once (a key
  *   URI-encoded twice, an HTML reference JSON-escaped); every code unit is case-folded, in the
  *   patterns as in the text. A match in a view maps back to the span of the original text it
  *   was decoded from.
@@ -42,14 +43,25 @@ export interface ScanPattern {
 }
 
 /** How a view reads the text: each decodes one encoding in which a server may echo a secret. */
-export type View = 'raw' | 'json' | 'percent' | 'form' | 'html' | 'unwrap';
+export type View = 'raw' | 'json' | 'percent' | 'form' | 'html' | 'unwrap' | 'cescape' | 'css' | 'qp';
 
 /** A view is worth reading only when the text holds a character its encoding starts with. */
-const TRIGGERS: Readonly<Record<Exclude<View, 'raw'>, readonly string[]>> = { json: ['\\'], percent: ['%'], form: ['+'], html: ['&'], unwrap: ['\n', '\r'] };
+const TRIGGERS: Readonly<Record<Exclude<View, 'raw'>, readonly string[]>> = {
+  json: ['\\'],
+  percent: ['%'],
+  form: ['+'],
+  html: ['&'],
+  unwrap: ['\n', '\r'],
+  cescape: ['\\', '%u', '%U'],
+  css: ['\\'],
+  qp: ['='],
+};
 const triggered = (text: string, view: View): boolean => view === 'raw' || TRIGGERS[view].some((t) => text.includes(t));
 
 /** The encodings a text is decoded through, stacked in any order, the same one twice too (`%252F`, `&amp;#x2F;`). */
 const DECODING: readonly View[] = ['json', 'percent', 'form', 'html', 'unwrap'];
+/** Rarer encodings, read at every layer but not stacked on one another (the work would multiply). */
+const LEAF_DECODING: readonly View[] = ['cescape', 'css', 'qp'];
 
 /** How many encodings deep a text is read: three for a message's length, fewer as texts grow (the work multiplies). */
 const layersFor = (length: number): number => (length <= LAYERED_3_MAX ? 3 : length <= LAYERED_MAX ? 2 : 1);
@@ -223,6 +235,7 @@ export class SecretScanner {
   /** Scans `text` as it is, then through each encoding it may hold: decoded again while layers are left. */
   private scanLayers(text: string, layer: Decoded | undefined, layers: number, under: View | undefined, found: Span[]): void {
     this.scanView(text, 'raw', found, layer);
+    for (const view of LEAF_DECODING) if (triggered(text, view)) this.scanView(text, view, found, layer);
     for (const view of DECODING) {
       if ((view === 'unwrap' && under === 'unwrap') || !triggered(text, view)) continue;
       if (layers <= 1) this.scanView(text, view, found, layer);
@@ -343,6 +356,27 @@ export class SecretScanner {
   }
 }
 
+/** A text as one stack of decodings reads it, with where each of its units came from (none for the text itself). */
+export interface TextLayer {
+  readonly text: string;
+  readonly start?: Int32Array;
+  readonly end?: Int32Array;
+}
+
+/**
+ * `text` as it is and as every stack of up to `depth` decodings reads it (those its characters
+ * call for), for finding shapes rather than secrets (a URL's user information) the same ways.
+ */
+export function* decodedLayers(text: string, depth = 2, layer?: Decoded, under?: View): Generator<TextLayer> {
+  yield layer ?? { text };
+  if (depth <= 0) return;
+  for (const view of [...DECODING, ...LEAF_DECODING]) {
+    if ((view === 'unwrap' && under === 'unwrap') || !triggered(layer?.text ?? text, view)) continue;
+    const inner = materialize(layer?.text ?? text, view, layer);
+    yield* decodedLayers(inner.text, LEAF_DECODING.includes(view) ? 0 : depth - 1, inner, view);
+  }
+}
+
 /** `text` as `view` decodes it, each unit with the span of the original it came from (through `outer`, if `text` is itself decoded). */
 function materialize(text: string, view: View, outer: Decoded | undefined): Decoded {
   let units = new Uint16Array(Math.max(16, text.length));
@@ -454,13 +488,19 @@ function decodeOne(text: string, i: number, unit: number, view: View, feed: Feed
       return unit === 0x26 ? decodeReference(text, i, feed) : 0;
     case 'unwrap':
       return unit === 0x0a || unit === 0x0d ? 1 : 0; // a line break taken out: nothing fed
+    case 'cescape':
+      return unit === 0x5c || unit === 0x25 ? decodeCEscape(text, i, unit, feed) : 0;
+    case 'css':
+      return unit === 0x5c ? decodeCssEscape(text, i, feed) : 0;
+    case 'qp':
+      return unit === 0x3d ? decodeQuotedPrintable(text, i, feed) : 0;
     case 'raw':
       return 0;
   }
 }
 
-/** `%XX`, or the `%XX` bytes of one UTF-8 sequence, as the code point they encode. */
-function decodePercent(text: string, i: number, feed: Feed): number {
+/** `%XX` (or `=XX`, with `mark` 0x3d), or the escaped bytes of one UTF-8 sequence, as the code point they encode. */
+function decodePercent(text: string, i: number, feed: Feed, mark = 0x25): number {
   const lead = hexAt(text, i + 1, 2);
   if (lead < 0) return 0;
   if (lead < 0x80) {
@@ -472,19 +512,92 @@ function decodePercent(text: string, i: number, feed: Feed): number {
   let codePoint = lead & (0xff >> (length + 1));
   for (let k = 1; k < length; k++) {
     const at = i + 3 * k;
-    if (text.charCodeAt(at) !== 0x25) return 0;
+    if (text.charCodeAt(at) !== mark) return 0;
     const byte = hexAt(text, at + 1, 2);
     if (byte < 0 || (byte & 0xc0) !== 0x80) return 0;
     codePoint = (codePoint << 6) | (byte & 0x3f);
   }
   if (codePoint > 0x10ffff) return 0;
-  const end = i + 3 * length;
-  if (codePoint < 0x10000) feed(codePoint, i, end);
-  else {
-    feed(0xd800 + ((codePoint - 0x10000) >> 10), i, end);
-    feed(0xdc00 + ((codePoint - 0x10000) & 0x3ff), i, end);
-  }
+  feedCodePoint(codePoint, i, i + 3 * length, feed);
   return 3 * length;
+}
+
+/** A code point as the one or two UTF-16 units it is, each spanning `[start, end)`. */
+function feedCodePoint(codePoint: number, start: number, end: number, feed: Feed): void {
+  if (codePoint < 0x10000) feed(codePoint, start, end);
+  else {
+    feed(0xd800 + ((codePoint - 0x10000) >> 10), start, end);
+    feed(0xdc00 + ((codePoint - 0x10000) & 0x3ff), start, end);
+  }
+}
+
+/** A run of up to `max` hex digits at `at`: its value and length (length 0: none). */
+function hexRun(text: string, at: number, max: number): { value: number; length: number } {
+  let value = 0;
+  let length = 0;
+  while (length < max && at + length < text.length) {
+    const digit = hexValue(text.charCodeAt(at + length));
+    if (digit < 0) break;
+    value = value * 16 + digit;
+    length++;
+  }
+  return { value, length };
+}
+
+/**
+ * The escapes of C-family languages and their heirs: `\xHH` (JavaScript encoders, Python, C),
+ * `\uHHHH` and `\u{H…}` (JavaScript, Rust), `\NNN` octal, and `%uHHHH` (JavaScript's `escape`).
+ */
+function decodeCEscape(text: string, i: number, unit: number, feed: Feed): number {
+  const next = text[i + 1];
+  if (unit === 0x25) {
+    if (next !== 'u' && next !== 'U') return 0;
+    const value = hexAt(text, i + 2, 4);
+    if (value < 0) return 0;
+    feed(value, i, i + 6);
+    return 6;
+  }
+  if (unit !== 0x5c || next === undefined) return 0;
+  if (next === 'x') {
+    const value = hexAt(text, i + 2, 2);
+    if (value < 0) return 0;
+    feed(value, i, i + 4);
+    return 4;
+  }
+  if (next === 'u' && text[i + 2] === '{') {
+    const { value, length } = hexRun(text, i + 3, 6);
+    if (length === 0 || text[i + 3 + length] !== '}' || value > 0x10ffff) return 0;
+    feedCodePoint(value, i, i + 4 + length, feed);
+    return 4 + length;
+  }
+  if (next === 'u') {
+    const value = hexAt(text, i + 2, 4);
+    if (value < 0) return 0;
+    feed(value, i, i + 6);
+    return 6;
+  }
+  let value = 0;
+  let length = 0;
+  while (length < 3 && text.charCodeAt(i + 1 + length) >= 0x30 && text.charCodeAt(i + 1 + length) <= 0x37) value = value * 8 + (text.charCodeAt(i + 1 + length++) - 0x30);
+  if (length === 0 || value > 0xff) return 0;
+  feed(value, i, i + 1 + length);
+  return 1 + length;
+}
+
+/** CSS's `\H…` (one to six hex digits, then one optional white space that ends the escape). */
+function decodeCssEscape(text: string, i: number, feed: Feed): number {
+  const { value, length } = hexRun(text, i + 1, 6);
+  if (length === 0 || value > 0x10ffff) return 0;
+  const spaced = /[ \t\n]/.test(text[i + 1 + length] ?? '') ? 1 : 0;
+  feedCodePoint(value, i, i + 1 + length + spaced, feed);
+  return 1 + length + spaced;
+}
+
+/** Quoted-printable: `=XX` bytes (UTF-8 sequences too), and `=` at a line's end (a soft break) taken out. */
+function decodeQuotedPrintable(text: string, i: number, feed: Feed): number {
+  if (text[i + 1] === '\n') return 2;
+  if (text[i + 1] === '\r' && text[i + 2] === '\n') return 3;
+  return decodePercent(text, i, feed, 0x3d);
 }
 
 const NAMED_REFERENCES: Readonly<Record<string, number>> = { amp: 0x26, lt: 0x3c, gt: 0x3e, quot: 0x22, apos: 0x27 };

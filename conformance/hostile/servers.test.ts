@@ -12,6 +12,8 @@ import {
   DEEP_JSON_LEVELS,
   ECHO_KEY,
   FLOOD_PER_ANSWER,
+  injectedRecordName,
+  injectionMarker,
   GZIP_BOMB_BYTES,
   HUGE_BODY_BYTES,
   HUGE_PASSWORD_BYTES,
@@ -125,7 +127,7 @@ function expectMockAnswer(wire: Wire, status = 200): unknown {
 function misbehavingPath(server: HostileServer): string {
   if (server.endpoint === undefined) return '/validate';
   const e = endpoint(server.endpoint);
-  return fillPath(e.path, { env_id: server.envIds[1]!, site_id: server.siteId });
+  return fillPath(e.path, { env_id: server.envIds[1]!, site_id: server.siteId, domain_id: server.domainId });
 }
 
 /** What each behaviour looks like on the wire, read from the path where it shows. */
@@ -281,6 +283,16 @@ const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly
     waitMs: 2_000,
     check: (wire, server) => expectEchoes(wire, server, 200),
   },
+  'quote-injection': {
+    waitMs: 2_000,
+    check: (wire) => {
+      const head = mustParse(wire);
+      expect(head.status).toBe(200);
+      const records = (JSON.parse(head.body.toString('utf8')) as { domain: { dns_records: { name: string }[] } }).domain.dns_records;
+      expect(records.length).toBeGreaterThan(0);
+      for (const r of records) expect(r.name).toBe(injectedRecordName(injectionMarker));
+    },
+  },
   'password-flood': {
     waitMs: 2_000,
     check: (wire, server) => {
@@ -327,7 +339,10 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-const rows = behaviours.flatMap((behaviour) => (['all', 'some', 'most'] as const).map((scope) => [`${behaviour} (${scope})`, { behaviour, scope }] as const));
+// The quote-injection row acts on the reads discovery makes, whatever the scope: one row.
+const rows = behaviours.flatMap((behaviour) =>
+  (behaviour === 'quote-injection' ? (['some'] as const) : (['all', 'some', 'most'] as const)).map((scope) => [`${behaviour} (${scope})`, { behaviour, scope }] as const),
+);
 
 describe.concurrent('hostile servers on the wire', () => {
   it.for(rows)('%s', async ([, { behaviour, scope }]) => {

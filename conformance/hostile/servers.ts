@@ -36,6 +36,7 @@ export const behaviours = [
   'huge-password',
   'echo-secrets',
   'password-flood',
+  'quote-injection',
 ] as const;
 export type Behaviour = (typeof behaviours)[number];
 
@@ -70,6 +71,8 @@ export interface HostileServer {
   readonly siteId: string;
   /** The site's environments, live first. */
   readonly envIds: readonly string[];
+  /** The first domain of the site's first environment. */
+  readonly domainId: string;
   /** Exact strings that must never appear in the suite's output: the key and the served passwords (growing as they are served). */
   readonly secrets: readonly string[];
   /** An endpoint discovery does not read that misbehaves (under `some` the only one); undefined under `all`. */
@@ -87,6 +90,13 @@ export const HUGE_PASSWORD_BYTES = 1024 * 1024;
 export const THROTTLE_RETRY_AFTER_S = 100_000;
 /** Fresh SFTP passwords each answer of the password-flood row carries. */
 export const FLOOD_PER_ANSWER = 100;
+/**
+ * The quote-injection row: DNS record names that end a shell quote and run a command, and an
+ * SFTP password equal to how a curl line quotes them, so that hiding it would end the quote.
+ * `touch` names a file the test looks for after running every curl line the suite printed.
+ */
+export const injectedRecordName = (marker: string) => `zzzzzzzz'Y;touch ${marker};#.example.com`;
+export const INJECTION_PASSWORD = "zzzzzzzz'\\'";
 export const OTHER_HOST = 'other-host.invalid';
 /** A key with `/`, `é` and `+`: a valid header value (Latin-1, no control characters), no `"`. */
 export const ECHO_KEY = 'hsc_live/k\u00e9y+Secret_0123456789ABCDEF';
@@ -377,9 +387,24 @@ const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
       return writeText(res, response.status, JSON.stringify({ ...response.body, flood }));
     },
   },
+  'quote-injection': {
+    description: 'serves DNS record names that break out of shell quoting, and a password equal to their quoted form',
+    someEndpoint: 'listDnsRecords',
+    wire: ({ res, response }) => {
+      const body = response.body;
+      if (!is2xx(response.status) || !isObject(body)) return false;
+      if (response.endpoint?.name === 'validateApiKey') return writeText(res, response.status, JSON.stringify({ ...body, sftp_password: INJECTION_PASSWORD }));
+      if (response.endpoint?.name !== 'listDnsRecords' || !isObject(body.domain) || !Array.isArray(body.domain.dns_records)) return false;
+      const records = body.domain.dns_records.map((r) => (isObject(r) ? { ...r, name: injectedRecordName(injectionMarker) } : r));
+      return writeText(res, response.status, JSON.stringify({ ...body, domain: { ...body.domain, dns_records: records } }));
+    },
+  },
 };
 
 let floodCount = 0;
+
+/** Where the quote-injection row's command would leave its mark: one file per process. */
+export const injectionMarker = `/tmp/hsc-hostile-injected-${process.pid}`;
 
 export const describeBehaviour = (behaviour: Behaviour): string => misbehaviours[behaviour].description;
 
@@ -405,7 +430,7 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
     description: misbehaviour.description,
     hooks: {
       wire: (res, response, request) => {
-        if (scope === 'some' && response.endpoint?.name !== endpoint) return false;
+        if (scope === 'some' && response.endpoint?.name !== endpoint && behaviour !== 'quote-injection') return false;
         if (scope === 'most' && (!response.endpoint || DISCOVERY_READS.has(response.endpoint.name as EndpointName))) return false;
         inScope++;
         const socket = res.socket;
@@ -420,6 +445,7 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
     apiKey: company.apiKey,
     siteId: site.id,
     envIds: site.environments.map((e) => e.id),
+    domainId: site.environments[0]!.domains[0]!.id,
     get secrets() {
       return [company.apiKey, ...passwords, ...servedSecrets];
     },

@@ -26,8 +26,9 @@ const FAILURES_SHOWN = 3;
 const CURL_SHOWN = 1500;
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
-/** One line per value: control characters shown escaped, so a body cannot redraw the terminal. */
-const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+/** One line per value: control characters (bidirectional overrides too) shown escaped, so a body cannot redraw the terminal. */
+const printable = (text: string) =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   const mark = f.severity === 'warning' ? yellow(style, '!') : red(style, '✗');
