@@ -31,8 +31,12 @@ const RING = CHUNK + CUT_SLACK + 4;
 export const CUT_PREFIX_MIN = 3;
 const ELLIPSIS = 0x2026;
 const DOT = 0x2e;
-/** Texts up to this long are also read through two layers of encoding (`%252F`), and up to the next through three. */
-export const LAYERED_MAX = 1024 * 1024;
+/**
+ * Texts up to this long are also read through two layers of encoding (`%252F`), and up to the
+ * next through three. Longer ones (a whole rendered report) are read through one: their parts
+ * were sanitized one by one, each through three, before they were put together.
+ */
+export const LAYERED_MAX = 64 * 1024;
 const LAYERED_3_MAX = 16 * 1024;
 
 export interface ScanPattern {
@@ -365,9 +369,10 @@ export interface TextLayer {
 
 /**
  * `text` as it is and as every stack of up to `depth` decodings reads it (those its characters
- * call for), for finding shapes rather than secrets (a URL's user information) the same ways.
+ * call for; fewer for a long text, as for secrets), for finding shapes rather than secrets (a
+ * URL's user information) the same ways.
  */
-export function* decodedLayers(text: string, depth = 2, layer?: Decoded, under?: View): Generator<TextLayer> {
+export function* decodedLayers(text: string, depth = layersFor(text.length) - 1, layer?: Decoded, under?: View): Generator<TextLayer> {
   yield layer ?? { text };
   if (depth <= 0) return;
   for (const view of [...DECODING, ...LEAF_DECODING]) {
