@@ -193,7 +193,7 @@ async function writeReports(
     }
     if (typeof d.to === 'object') {
       try {
-        await writeFile(d.to.file, text);
+        await writeFile(d.to.file, out.sanitizer.text(text)); // a file passes the sanitizer as a stream does
         out.stderr.write(`${PREFIX}: ${d.reporter} report written to ${d.to.file}\n`);
       } catch (error) {
         out.stderr.write(`${PREFIX}: cannot write the ${d.reporter} report to ${d.to.file}: ${out.sanitizer.message(error)}\n`);
