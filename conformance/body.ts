@@ -3,7 +3,9 @@
  * the size cap, content-encoded, nested too deep, not JSON with its content type and first
  * characters). Every reader of an answer (checks, discovery, scenarios) gives the same reason.
  */
+import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { MAX_JSON_DEPTH, parseBoundedJson } from './json.ts';
+import type { ProbeRequest, ProbeResponse } from './types.ts';
 
 export interface ReadBody {
   readonly json?: unknown;
@@ -48,4 +50,28 @@ export function redirectTarget(headers: Readonly<Record<string, string>>): strin
   if (location === undefined) return 'none';
   const bare = location.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)[^/?#]*@/i, '$1');
   return bare.length > 200 ? `${bare.slice(0, 200)}…` : bare;
+}
+
+/** What each sanitizer has learned from, so a body the transport taught it is not read again by the runner. */
+const learnedBy = new WeakMap<Sanitizer, WeakSet<object>>();
+
+/**
+ * Teaches the sanitizer the secret field values a request and its answer carry: the parsed body
+ * where there is one, its text where not. Each request and answer once per sanitizer, whoever
+ * asks first (the transport as they pass, the runner for any other `Send`).
+ */
+export function learnExchange(sanitizer: Sanitizer, request: ProbeRequest, response?: ProbeResponse): void {
+  let learned = learnedBy.get(sanitizer);
+  if (!learned) learnedBy.set(sanitizer, (learned = new WeakSet()));
+  if (request.body !== undefined && !learned.has(request)) {
+    learned.add(request);
+    const body = readBody({ text: request.body, headers: {} });
+    if (body.json !== undefined) sanitizer.learn(body.json, 'sent');
+    else sanitizer.learnText(request.body, 'sent');
+  }
+  if (response && !learned.has(response)) {
+    learned.add(response);
+    if (response.json !== undefined) sanitizer.learn(response.json, 'served');
+    else if (response.text) sanitizer.learnText(response.text, 'served');
+  }
 }

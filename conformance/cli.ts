@@ -52,7 +52,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
   if (options.other) sanitizer.add(keySecret(options.other.apiKey, 'HSC_OTHER_API_KEY'));
   const suite = io.suite ?? (await import('./suite.ts')).defaultSuite;
   // Progress lines are counts only: the matcher as last built will do (no rebuild per line).
-  const progress = createProgress({ isTTY: io.stderr.isTTY === true, write: (text: string) => io.stderr.write(sanitizer.text(text, { allowStale: true })) });
+  const progress = createProgress(sanitizer.writer(io.stderr, { allowStale: true }));
   const send = createTransport({
     timeoutMs: options.timeoutMs,
     rate: options.rate,

@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
-import { readBody } from './body.ts';
+import { learnExchange, readBody } from './body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import type { Exchange, Probe, ProbeRequest, ProbeResponse, Send, TransportFailure } from './types.ts';
 
@@ -81,7 +81,7 @@ export function createTransport(options: TransportOptions): Transport {
     }, deadlineMs);
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      learnRequest(options.sanitizer, req);
+      if (options.sanitizer) learnExchange(options.sanitizer, req);
       const res = await request(req.url, {
         method: req.method as 'GET',
         headers: req.headers,
@@ -92,10 +92,8 @@ export function createTransport(options: TransportOptions): Transport {
       const { bytes, cut } = await readCapped(res.body, bodyCap);
       const headers = flattenHeaders(res.headers);
       const text = bodyText(bytes, cut, headers['content-encoding']);
-      const body = readBody({ text, headers, cut, cap: bodyCap });
-      if (body.json !== undefined) options.sanitizer?.learn(body.json, 'served');
-      else if (text) options.sanitizer?.learnText(text, 'served');
-      const response: ProbeResponse = { status: res.statusCode, headers, text, ...body, ms: elapsed() };
+      const response: ProbeResponse = { status: res.statusCode, headers, text, ...readBody({ text, headers, cut, cap: bodyCap }), ms: elapsed() };
+      if (options.sanitizer) learnExchange(options.sanitizer, req, response);
       return { response, retryAfter: headers['retry-after'] };
     } catch (error) {
       return { failure: classify(error, timedOut, options.timeoutMs, elapsed()) };
@@ -159,14 +157,6 @@ export function retryDelay(retryAfter: string | undefined, retry: number, backof
 }
 
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
-
-/** Teaches the sanitizer the secret field values of a JSON request body. */
-function learnRequest(sanitizer: Sanitizer | undefined, request: ProbeRequest): void {
-  if (!sanitizer || request.body === undefined) return;
-  const body = readBody({ text: request.body, headers: {} });
-  if (body.json !== undefined) sanitizer.learn(body.json, 'sent');
-  else sanitizer.learnText(request.body, 'sent');
-}
 
 /** A token bucket of one token: requests start at least `1000 / rate` ms apart, across all callers. */
 function rateLimiter(rate: number | undefined): () => Promise<void> {

@@ -8,9 +8,9 @@
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
 import { conflictsOf, inScope, operation } from '../spec/queries.ts';
-import { readBody } from './body.ts';
-import { mapConcurrently } from './concurrently.ts';
 import { keySecret, ownCopy, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
+import { learnExchange } from './body.ts';
+import { mapConcurrently } from './concurrently.ts';
 import { curlFor } from './curl.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
 import type {
@@ -175,12 +175,11 @@ export async function runConformance(input: RunInput): Promise<Report> {
     let pair = found.get(key);
     if (!pair) found.set(key, (pair = { rule: failure.rule, operation: failure.operation, severity, count: 0, kept: [] }));
     pair.count++;
-    const entry: Kept = { order, seq: seq++, failure };
     const last = pair.kept[pair.kept.length - 1];
     if (pair.kept.length >= MAX_FAILURES_PER_PAIR && last && last.order <= order) return;
     const verdict = { ...failure.verdict, title: ownCopy(failure.verdict.title), message: ownCopy(failure.verdict.message) };
     const slim = { ...failure, verdict, ...(failure.exchange ? { exchange: excerpt(failure.exchange, sanitizer) } : {}) };
-    pair.kept.push({ ...entry, failure: slim });
+    pair.kept.push({ order, seq: seq++, failure: slim });
     pair.kept.sort((a, b) => a.order - b.order || a.seq - b.seq);
     if (pair.kept.length > MAX_FAILURES_PER_PAIR) pair.kept.pop();
   };
@@ -191,7 +190,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     sentTo.set(exchange.probe.endpoint.name, (sentTo.get(exchange.probe.endpoint.name) ?? 0) + 1);
     requests += 1 + exchange.throttled;
     throttled += exchange.throttled;
-    learn(sanitizer, exchange);
+    learnExchange(sanitizer, exchange.probe.request, exchange.response);
     let owned = false;
     for (const check of suite.checks) {
       let applies: boolean;
@@ -379,22 +378,6 @@ export async function runConformance(input: RunInput): Promise<Report> {
 function selectProbes(all: readonly Probe[], only: ReadonlySet<RuleId> | undefined, active: readonly Check[]): Probe[] {
   if (!only || active.some((c) => !c.ownProbesOnly)) return [...all];
   return all.filter((p) => only.has(p.rule));
-}
-
-/**
- * Remembers the secret field values of an exchange's bodies (sent and received). The transport
- * learns them as they pass; this covers any other `Send` (a test's, a scenario's wrapper).
- */
-function learn(sanitizer: Sanitizer, exchange: Exchange): void {
-  const body = exchange.probe.request.body;
-  if (body !== undefined) {
-    const parsed = readBody({ text: body, headers: {} });
-    if (parsed.json !== undefined) sanitizer.learn(parsed.json, 'sent');
-    else sanitizer.learnText(body, 'sent');
-  }
-  const response = exchange.response;
-  if (response?.json !== undefined) sanitizer.learn(response.json, 'served');
-  else if (response?.text) sanitizer.learnText(response.text, 'served');
 }
 
 function crash(rule: RuleId, op: string, exchange: Exchange, part: string, error: unknown): RawFailure {

@@ -17,7 +17,7 @@
  * rather than print an answer holding one it no longer tracks.
  */
 import { secretFieldNames } from '../spec/queries.ts';
-import { decodedLayers, foldText, SecretScanner, type ScanPattern, type Span } from './scan.ts';
+import { decodedLayers, foldText, mergeRanges, SecretScanner, type ScanPattern, type Span } from './scan.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -208,7 +208,7 @@ export class Sanitizer {
   /** `text` with the value after each secret field's name replaced, whatever its length: for an answer's own text. */
   maskFieldValues(text: string): string {
     const spans = fieldValuesIn(text, this.#fieldNames).map(({ value }) => value);
-    return spans.length ? replaceSpans(text, merged(spans), () => REDACTED) : text;
+    return spans.length ? replaceSpans(text, mergeRanges(spans), () => REDACTED) : text;
   }
 
   #learnValue(field: string, raw: string, origin: Origin): void {
@@ -287,7 +287,7 @@ export class Sanitizer {
     const allowStale = options.allowStale === true;
     const found = this.#secrets.size ? this.#spans(text, allowStale) : [];
     if (found.length === 0 && credentials.length === 0) return text;
-    const spans = merged([...found, ...credentials.map((c) => ({ ...c, secret: URL_CREDENTIAL }))]) as SecretSpan[];
+    const spans = mergeRanges([...found, ...credentials.map((c) => ({ ...c, secret: URL_CREDENTIAL }))]) as SecretSpan[];
     const scanner = this.#scan(allowStale);
     const clean = (out: string) => scanner.spans(out).length === 0;
     let out = replaceSpans(text, spans, (s) => (s.secret.kind === 'key' ? `[redacted ${s.secret.name}]` : REDACTED));
@@ -345,8 +345,11 @@ export class Sanitizer {
       .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   }
 
-  /** A stream whose every write is sanitized first (text only; a chunk is sanitized whole). */
-  writer<S extends NodeJS.WritableStream & { isTTY?: boolean }>(stream: S): SanitizedStream {
+  /**
+   * A stream whose every write is sanitized first (text only; a chunk is sanitized whole);
+   * `allowStale` as for `text`, for writes that hold no target text (progress counts).
+   */
+  writer<S extends NodeJS.WritableStream & { isTTY?: boolean }>(stream: S, options: { readonly allowStale?: boolean } = {}): SanitizedStream {
     const sanitizer = this;
     return {
       get isTTY() {
@@ -354,7 +357,8 @@ export class Sanitizer {
       },
       write(chunk: string | Uint8Array, callback?: (error?: Error | null) => void): boolean {
         const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-        return callback ? stream.write(sanitizer.text(text), callback) : stream.write(sanitizer.text(text));
+        const clean = sanitizer.text(text, options);
+        return callback ? stream.write(clean, callback) : stream.write(clean);
       },
     };
   }
@@ -377,17 +381,6 @@ interface Range {
   readonly end: number;
 }
 
-/** Sorted, overlapping and touching ranges joined (the first one's other fields kept). */
-function merged<T extends Range>(ranges: readonly T[]): T[] {
-  const sorted = [...ranges].sort((a, b) => a.start - b.start || b.end - a.end);
-  const out: T[] = [];
-  for (const range of sorted) {
-    const last = out[out.length - 1];
-    if (last && range.start <= last.end) out[out.length - 1] = { ...last, end: Math.max(last.end, range.end) };
-    else out.push(range);
-  }
-  return out;
-}
 
 function replaceSpans(text: string, spans: readonly Range[], marker: (span: SecretSpan) => string): string {
   let out = '';

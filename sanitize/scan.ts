@@ -233,7 +233,7 @@ export class SecretScanner {
     if (this.empty || text.length === 0) return [];
     const found: Span[] = [];
     this.scanLayers(text, undefined, layersFor(text.length), undefined, found);
-    return merge(found);
+    return mergeRanges(found);
   }
 
   /** Scans `text` as it is, then through each encoding it may hold: decoded again while layers are left. */
@@ -409,19 +409,15 @@ function materialize(text: string, view: View, outer: Decoded | undefined): Deco
   return { text: decoded, start: start.subarray(0, n), end: end.subarray(0, n) };
 }
 
-function merge(spans: Span[]): Span[] {
-  if (spans.length < 2) return spans;
-  spans.sort((a, b) => a.start - b.start || b.end - a.end);
-  const out: Span[] = [];
-  let current = { ...spans[0]! };
-  for (const span of spans.slice(1)) {
-    if (span.start <= current.end) current.end = Math.max(current.end, span.end);
-    else {
-      out.push(current);
-      current = { ...span };
-    }
+/** Ranges sorted, overlapping and touching ones joined (each keeps the other fields of its first). */
+export function mergeRanges<T extends { readonly start: number; readonly end: number }>(ranges: readonly T[]): T[] {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: T[] = [];
+  for (const range of sorted) {
+    const last = out[out.length - 1];
+    if (last && range.start <= last.end) out[out.length - 1] = { ...last, end: Math.max(last.end, range.end) };
+    else out.push(range);
   }
-  out.push(current);
   return out;
 }
 
