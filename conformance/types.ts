@@ -157,11 +157,16 @@ export interface DiscoveredIds {
   /** The environment actions are aimed at: a non-live one when the site has one. */
   readonly envId: string;
   readonly cdnCacheId?: string;
+  /** The domain DNS probes act on: one of a non-live environment when there is one. */
   readonly domainId?: string;
-  /** A DNS record of `domainId`, for the stateful DNS check. */
+  /** The `name` of `domainId`: the zone probe DNS records are named inside. */
+  readonly domainName?: string;
+  /** A DNS record of `domainId`, when it has one (its zone is used when the domain has no name). */
   readonly dnsRecord?: { readonly type: string; readonly name: string };
   readonly backupId?: number;
-  /** Additional SFTP accounts of `envId`. */
+  /** The environment whose additional SFTP accounts are listed in `sftpAccountIds` (defaults to `envId`). */
+  readonly sftpEnvId?: string;
+  /** Additional SFTP accounts of `sftpEnvId` (else `envId`). */
   readonly sftpAccountIds: readonly string[];
   /** A company user, for `notified_user_id`. */
   readonly userId?: string;
