@@ -25,19 +25,25 @@ describe('discover against the mock', () => {
   it('finds the company, the non-live environment and the ids under it', async () => {
     const { ids, notes } = await discover({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey, siteId: mock.fixtures.siteId, send });
     const staging = 'company-a/alpha/staging';
-    expect(ids).toEqual({
+    const { places, ...flat } = ids;
+    expect(flat).toEqual({
       companyId: mock.fixtures.companyId,
       siteId: mock.fixtures.siteId,
       envIds: [fixtureUuid('company-a/alpha/live/env'), fixtureUuid(`${staging}/env`)],
       envId: fixtureUuid(`${staging}/env`),
       cdnCacheId: fixtureUuid(`${staging}/cdn-cache`),
       domainId: fixtureUuid(`${staging}/domain/`),
+      domainName: 'staging.alpha.example.test',
       dnsRecord: { type: 'A', name: 'staging.alpha.example.test' },
       backupId: 1001,
+      sftpEnvId: fixtureUuid(`${staging}/env`),
       sftpAccountIds: [fixtureUuid(`${staging}/sftp/editor`), fixtureUuid(`${staging}/sftp/auditor`)],
       userId: fixtureUuid('company-a/user/owner'),
     });
-    expect(notes).toEqual([]);
+    // Every environment explored, the preferred (non-live) one first.
+    expect(places?.map((p) => p.envName)).toEqual(['staging', 'live']);
+    expect(places?.[1]).toMatchObject({ envId: fixtureUuid('company-a/alpha/live/env'), domainName: 'alpha.example.test' });
+    expect(notes).toEqual(['discovery: explored 2 environments, 4 domains (8 DNS records), 6 backups, 4 additional SFTP accounts, 2 company users']);
   });
 
   it('a refused key, a foreign site and a closed port are errors that say so', async () => {
@@ -64,8 +70,16 @@ describe('discover against odd data', () => {
 
   it('falls back to the site summary and leaves optional ids out, with notes', async () => {
     const { ids, notes } = await discover({ baseUrl: 'http://x/v2', apiKey: 'k', siteId: SITE, send: sparse });
-    expect(ids).toEqual({ companyId: 'comp', siteId: SITE, envIds: ['live-env'], envId: 'live-env', sftpAccountIds: [] });
-    expect(notes.join('\n')).toMatch(/only a live environment/);
+    expect(ids).toEqual({
+      companyId: 'comp',
+      siteId: SITE,
+      envIds: ['live-env'],
+      envId: 'live-env',
+      sftpEnvId: 'live-env',
+      sftpAccountIds: [],
+      places: [{ envId: 'live-env', envName: 'live', sftpAccountIds: [] }],
+    });
+    expect(notes.join('\n')).toMatch(/no non-live environment/);
     expect(notes.join('\n')).toMatch(/no domain/);
     expect(notes.join('\n')).toMatch(/no backup/);
   });

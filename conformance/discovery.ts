@@ -4,9 +4,11 @@
  * optional id undefined (the probes that need it skip with a reason); only what the suite cannot
  * start without (an answer at all, an accepted key, the site, one environment) is an error.
  */
-import { endpoint, fillPath, is2xx as isStatus2xx, operation } from '../spec/queries.ts';
+import type { Referent, ResourceName } from '../spec/model.ts';
+import { fillPath, is2xx as isStatus2xx, operation, readOf, type Location } from '../spec/queries.ts';
+import { defined } from './defined.ts';
 import { redirectTarget } from './body.ts';
-import type { DiscoveredIds, Exchange, Probe, ProbeResponse, Send } from './types.ts';
+import type { DiscoveredIds, Exchange, Place, Probe, ProbeResponse, Send } from './types.ts';
 
 /** The target cannot be used: unreachable, key refused, site not found. The CLI exits 2. */
 export class DiscoveryError extends Error {
@@ -55,12 +57,18 @@ export function describe(exchange: Exchange): string {
 }
 
 
+/** Bounds on exploring a site: each is stated in a note when it cuts (never a silent gap). */
+export const MAX_EXPLORED_ENVIRONMENTS = 20;
+export const MAX_EXPLORED_DOMAINS = 40;
+
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const label = input.label ?? '--site-id';
   const notes: string[] = [];
   let requests = 0;
-  const get = async (name: string, params: Record<string, string> = {}): Promise<Exchange> => {
-    const e = endpoint(name);
+  /** One read of the model, its path ids named by what they refer to. */
+  const read = async (location: Location, refs: Partial<Record<Referent, string>> = {}): Promise<Exchange> => {
+    const e = location.endpoint;
+    const params = Object.fromEntries(e.pathParams.map((p) => [p.name, (p.refersTo && refs[p.refersTo]) ?? '']));
     const probe: Probe = {
       rule: 'INPUT-ACCEPT',
       endpoint: e,
@@ -77,15 +85,17 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     requests += exchange.throttled;
     return exchange;
   };
-  const optional = async (name: string, params: Record<string, string>, what: string): Promise<unknown> => {
-    const exchange = await get(name, params);
-    if (is2xx(exchange.response)) return exchange.response.json;
-    notes.push(`discovery: ${operation(endpoint(name))} answered ${describe(exchange)}; ${what} unknown`);
-    return undefined;
+  /** The items of a listing, or [] with a note naming the cause. */
+  const list = async (resource: ResourceName, refs: Partial<Record<Referent, string>>, what: string): Promise<Json[]> => {
+    const location = readOf(resource);
+    const exchange = await read(location, refs);
+    if (is2xx(exchange.response) && exchange.response.json !== undefined) return arrayAt(exchange.response.json, ...location.path).filter(isObject);
+    notes.push(`discovery: ${operation(location.endpoint)} answered ${describe(exchange)}; ${what} unknown`);
+    return [];
   };
 
   // 1. The key, and whether anything answers at all, and at the right place.
-  const validate = await get('validateApiKey');
+  const validate = await read(readOf('ValidatedKey'));
   if (validate.failure?.kind === 'throttled') throw new DiscoveryError(`GET /validate was ${validate.failure.message}`);
   if (validate.failure) {
     // It was reached when the connection was taken and the answer broke off or made no sense.
@@ -102,12 +112,13 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   if (!companyId) notes.push(`discovery: GET /validate answered ${describe(validate)}; the company id is read from the site instead`);
 
   // 2. The site.
-  const site = await get('getSite', { site_id: input.siteId });
+  const siteRead = readOf('Site');
+  const site = await read(siteRead, { site: input.siteId });
   if (site.failure) throw new DiscoveryError(`cannot read the site of ${label}: GET /sites/${input.siteId}: ${describe(site)}`);
   if (!is2xx(site.response) || site.response.json === undefined) {
     throw new DiscoveryError(`cannot read the site of ${label} ${input.siteId}: GET /sites/{site_id} answered ${describe(site)}`);
   }
-  const siteBody = at(site.response.json, 'site');
+  const siteBody = at(site.response.json, ...siteRead.path);
   companyId ??= str(at(siteBody, 'company_id'));
   if (!companyId) {
     throw new DiscoveryError(
@@ -115,56 +126,126 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     );
   }
 
-  // 3. Environments: the full list, else the site's summaries.
-  const envsBody = await optional('listEnvironments', { site_id: input.siteId }, 'environment details');
-  let envs = arrayAt(envsBody, 'site', 'environments').filter(isObject);
+  // 3. Environments: the full list, else the site's summaries; the order actions prefer them.
+  let envs = await list('Environment', { site: input.siteId }, 'environment details');
   if (!envs.some((e) => str(e.id))) envs = arrayAt(siteBody, 'environments').filter(isObject);
   envs = envs.filter((e) => str(e.id));
   if (!envs.length) throw new DiscoveryError(`the site ${input.siteId} has no environment the suite can use (no environment with an id)`);
-  const chosen = chooseEnvironment(envs);
-  const envId = str(chosen.id)!;
-  if (str(chosen.name) === 'live') notes.push(`discovery: the site has only a live environment; actions aim at it (${envId})`);
-
-  // 4. Domain and one of its DNS records: the chosen environment's first, else any environment's.
-  const domains = [chosen, ...envs.filter((e) => e !== chosen)].flatMap((e) => [at(e, 'primaryDomain'), ...arrayAt(e, 'domains')]).filter(isObject);
-  const domainId = domains.map((d) => str(d.id)).find((id) => id !== undefined);
-  if (!domainId) notes.push('discovery: no domain with an id; probes that need a domain skip');
-  let dnsRecord: DiscoveredIds['dnsRecord'];
-  if (domainId) {
-    const records = arrayAt(await optional('listDnsRecords', { domain_id: domainId }, 'DNS records'), 'domain', 'dns_records').filter(isObject);
-    const named = records.filter((r) => str(r.type) && str(r.name));
-    const record = named.find((r) => r.type === 'A') ?? named[0];
-    if (record) dnsRecord = { type: str(record.type)!, name: str(record.name)! };
-    else notes.push('discovery: the domain has no DNS record with a type and a name');
+  const preferred = preferenceOrder(envs);
+  if (preferred.length > MAX_EXPLORED_ENVIRONMENTS) {
+    notes.push(`discovery: explored the first ${MAX_EXPLORED_ENVIRONMENTS} of ${preferred.length} environments (in the order actions prefer them)`);
   }
 
-  // 5. Backups and additional SFTP accounts of the chosen environment; a company user.
-  const backups = arrayAt(await optional('listBackups', { env_id: envId }, 'backup ids'), 'environment', 'backups');
-  const backupId = backups.map((b) => at(b, 'id')).find((id): id is number => Number.isInteger(id));
-  if (backupId === undefined) notes.push('discovery: the environment has no backup with an integer id; backup restores skip');
-  const accounts = arrayAt(await optional('listAdditionalSftpAccounts', { env_id: envId }, 'SFTP account ids'), 'environment', 'additional_sftp_accounts');
-  const sftpAccountIds = accounts.map((a) => str(at(a, 'id'))).filter((id): id is string => id !== undefined);
-  const users = arrayAt(await optional('listCompanyUsers', { id: companyId }, 'user ids'), 'company', 'users');
+  // 4. Every environment: its domains and their records, its backups and additional SFTP accounts.
+  const places: Place[] = [];
+  let domainBudget = MAX_EXPLORED_DOMAINS;
+  const seen = { domains: 0, records: 0, backups: 0, accounts: 0, skippedDomains: 0 };
+  for (const env of preferred.slice(0, MAX_EXPLORED_ENVIRONMENTS)) {
+    const envId = str(env.id)!;
+    const domains = uniqueById([at(env, 'primaryDomain'), ...arrayAt(env, 'domains')].filter(isObject));
+    let chosen: { id: string; name?: string; record?: { type: string; name: string } } | undefined;
+    for (const domain of domains) {
+      if (domainBudget <= 0) {
+        seen.skippedDomains++;
+        continue;
+      }
+      domainBudget--;
+      seen.domains++;
+      const records = await list('DnsRecord', { domain: str(domain.id)! }, `the DNS records of domain ${str(domain.id)}`);
+      seen.records += records.length;
+      const named = records.filter((r) => str(r.type) && str(r.name));
+      const record = named.find((r) => r.type === 'A') ?? named[0];
+      const candidate = { id: str(domain.id)!, ...defined({ name: str(domain.name), record: record && { type: str(record.type)!, name: str(record.name)! } }) };
+      // The probe zone is the domain's own name; a domain known only by a record's name comes second.
+      if (!chosen || (!chosen.name && candidate.name) || (!chosen.name && !chosen.record && candidate.record)) chosen = candidate;
+    }
+    const backups = await list('Backup', { environment: envId }, `the backups of environment ${envId}`);
+    seen.backups += backups.length;
+    const accounts = await list('AdditionalSftpAccount', { environment: envId }, `the additional SFTP accounts of environment ${envId}`);
+    const sftpAccountIds = accounts.map((a) => str(a.id)).filter((id): id is string => id !== undefined);
+    seen.accounts += sftpAccountIds.length;
+    places.push({
+      envId,
+      sftpAccountIds,
+      ...defined({
+        envName: str(env.name),
+        cdnCacheId: str(env.cdn_cache_id),
+        domainId: chosen?.id,
+        domainName: chosen?.name,
+        dnsRecord: chosen?.record,
+        backupId: backups.map((b) => b.id).find((id): id is number => Number.isInteger(id)),
+      }),
+    });
+  }
+  if (seen.skippedDomains) notes.push(`discovery: explored the DNS records of ${seen.domains} domains; ${seen.skippedDomains} more not read (at most ${MAX_EXPLORED_DOMAINS})`);
+
+  // 5. A company user.
+  const users = await list('CompanyUser', { company: companyId }, 'user ids');
   const userId = users.map((u) => str(at(u, 'user', 'id'))).find((id) => id !== undefined);
+
+  notes.push(
+    `discovery: explored ${count(places.length, 'environment')}, ${count(seen.domains, 'domain')} (${count(seen.records, 'DNS record')}), ` +
+      `${count(seen.backups, 'backup')}, ${count(seen.accounts, 'additional SFTP account')}, ${count(users.length, 'company user')}`,
+  );
+  const main = places[0]!;
+  if (main.envName === 'live') notes.push(`discovery: the site has no non-live environment; actions aim at the live one (${main.envId})`);
+  const dns = places.find((p) => p.domainId && (p.domainName || p.dnsRecord));
+  const backup = places.find((p) => p.backupId !== undefined);
+  const sftp = places.find((p) => p.sftpAccountIds.length > 0);
+  notes.push(...elsewhere(main, [
+    [dns, 'DNS probes act on a domain', 'no domain with a name or a DNS record; probes that need a domain skip'],
+    [backup, 'backup restores use a backup', 'no backup with an integer id; backup restores skip'],
+    [sftp, 'SFTP probes act on an additional SFTP account', 'no additional SFTP account; probes that remove one skip'],
+  ]));
 
   const ids: DiscoveredIds = {
     companyId,
     siteId: input.siteId,
     envIds: envs.map((e) => str(e.id)!),
-    envId,
-    sftpAccountIds,
-    ...defined({ cdnCacheId: str(chosen.cdn_cache_id), domainId, dnsRecord, backupId, userId }),
+    envId: main.envId,
+    sftpEnvId: (sftp ?? main).envId,
+    sftpAccountIds: (sftp ?? main).sftpAccountIds,
+    places,
+    ...defined({
+      cdnCacheId: main.cdnCacheId,
+      domainId: dns?.domainId,
+      domainName: dns?.domainName,
+      dnsRecord: dns?.dnsRecord,
+      backupId: backup?.backupId,
+      userId,
+    }),
   };
   return { ids, notes, requests };
 }
 
-/** Actions aim at a non-live, unblocked environment when there is one (the least harm on a real site). */
-export function chooseEnvironment(envs: readonly Json[]): Json {
-  const nonLive = envs.filter((e) => e.name !== 'live');
-  return nonLive.find((e) => e.is_blocked !== true) ?? nonLive[0] ?? envs.find((e) => e.is_blocked !== true) ?? envs[0]!;
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** Notes for families that act outside the preferred environment, or nowhere. */
+function elsewhere(main: Place, families: readonly (readonly [Place | undefined, string, string])[]): string[] {
+  return families.flatMap(([place, acts, none]) => {
+    if (!place) return [`discovery: ${none}`];
+    if (place === main) return [];
+    return [`discovery: ${acts} of environment ${place.envId}${place.envName ? ` (${place.envName})` : ''}, as the preferred one (${main.envId}) has none`];
+  });
 }
 
-/** The entries whose value is not undefined (for `exactOptionalPropertyTypes`-safe spreading). */
-function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+const uniqueById = (items: readonly Json[]): Json[] => {
+  const seen = new Set<string>();
+  return items.filter((d) => {
+    const id = str(d.id);
+    if (!id || seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+};
+
+/** Actions aim at a non-live, unblocked environment when there is one (the least harm on a real site). */
+export function chooseEnvironment(envs: readonly Json[]): Json {
+  return preferenceOrder(envs)[0]!;
+}
+
+/** Non-live before live, unblocked before blocked; otherwise as the site lists them. */
+export function preferenceOrder(envs: readonly Json[]): Json[] {
+  const rank = (e: Json) => (e.name === 'live' ? 2 : 0) + (e.is_blocked === true ? 1 : 0);
+  return envs.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
 }

@@ -170,6 +170,25 @@ export interface DiscoveredIds {
   readonly sftpAccountIds: readonly string[];
   /** A company user, for `notified_user_id`. */
   readonly userId?: string;
+  /**
+   * Every environment of the site with what it holds, in the order actions prefer them (non-live
+   * and unblocked first): a request takes all it names from the first place that holds it all.
+   */
+  readonly places?: readonly Place[];
+}
+
+/** One environment and the data of it requests can name. */
+export interface Place {
+  readonly envId: string;
+  /** The environment's `name` (`live` occurs), when given. */
+  readonly envName?: string;
+  readonly cdnCacheId?: string;
+  readonly domainId?: string;
+  /** The `name` of `domainId`: the zone probe DNS records are named inside. */
+  readonly domainName?: string;
+  readonly dnsRecord?: { readonly type: string; readonly name: string };
+  readonly backupId?: number;
+  readonly sftpAccountIds: readonly string[];
 }
 
 export interface Tenant {

@@ -1,17 +1,18 @@
 /**
  * Shared by the mock's behaviour tests: valid requests for any endpoint of the model, built from
  * one tenant's fixtures, and two ways to send them (the generated client, raw undici for status
- * and headers). Nothing here knows an endpoint by name: path ids and body ids are looked up by
- * the parameter or field name the model gives them.
+ * and headers). Requests come from the conformance suite's request kit (`conformance/probes/inputs.ts`),
+ * which reads what each path parameter and body field refers to from the model.
  */
 import fc from 'fast-check';
 import { request } from 'undici';
 import { expect } from 'vitest';
 import type { HostedSiteClient } from '../generated/client.ts';
 import { validateErrorBody } from '../generated/validators.js';
-import { queryArb, requestBodyArb } from '../spec/arbitraries.ts';
 import type { Endpoint, ErrorStatus } from '../spec/model.ts';
 import { fillPath, mockErrorStatuses, operation } from '../spec/queries.ts';
+import { validRequests } from '../conformance/probes/inputs.ts';
+import type { DiscoveredIds } from '../conformance/types.ts';
 import type { DomainState, EnvironmentState, Store } from './store.ts';
 
 /** What one company owns that requests can name: the first of each, as the store holds them. */
@@ -44,23 +45,24 @@ export function tenantOf(store: Store, companyId: string): Tenant {
   };
 }
 
-/** Each path parameter of the model, by name, and the tenant's id it takes. */
-const pathIds: Readonly<Record<string, (t: Tenant) => string>> = {
-  id: (t) => t.companyId,
-  site_id: (t) => t.siteId,
-  env_id: (t) => t.env.id,
-  target_env_id: (t) => t.env.id,
-  domain_id: (t) => t.domain.id,
-  sftp_account_id: (t) => t.sftpAccountId,
-};
-
-/** Body fields that name the tenant's data; every other field comes from `requestBodyArb`. */
-const bodyIds: Readonly<Record<string, (t: Tenant) => unknown>> = {
-  environment_id: (t) => t.env.id,
-  cdn_cache_id: (t) => t.env.cdnCacheId,
-  backup_id: (t) => t.backupId,
-  notified_user_id: (t) => t.userId,
-};
+/** The tenant as the conformance suite's request kit sees it: one place, its first environment. */
+export function idsOf(t: Tenant): DiscoveredIds {
+  const record = t.domain.dnsRecords[0];
+  return {
+    companyId: t.companyId,
+    siteId: t.siteId,
+    envIds: [t.env.id],
+    envId: t.env.id,
+    cdnCacheId: t.env.cdnCacheId,
+    domainId: t.domain.id,
+    domainName: t.domain.name,
+    ...(record ? { dnsRecord: { type: record.type, name: record.name } } : {}),
+    backupId: t.backupId,
+    sftpEnvId: t.env.id,
+    sftpAccountIds: [t.sftpAccountId],
+    userId: t.userId,
+  };
+}
 
 export interface ApiRequest {
   readonly endpoint: Endpoint;
@@ -73,21 +75,12 @@ export interface ApiRequest {
 /** One value of an arbitrary, fixed by the global seed of scripts/test-setup.ts. */
 export const sampleOne = <T>(arb: fc.Arbitrary<T>): T => fc.sample(arb, { numRuns: 1, seed: fc.readConfigureGlobal().seed })[0]!;
 
-/** A request every reading of the document accepts, naming `tenant`'s data. */
+/** A request every reading of the document accepts, naming `tenant`'s data (the suite's request kit). */
 export function validRequest(endpoint: Endpoint, tenant: Tenant): ApiRequest {
-  const params = Object.fromEntries(
-    endpoint.pathParams.map((p) => {
-      const id = pathIds[p.name];
-      if (!id) throw new Error(`no fixture id for path parameter ${p.name} of ${operation(endpoint)}`);
-      return [p.name, id(tenant)];
-    }),
-  );
-  const query = endpoint.queryParams.length ? sampleOne(queryArb(endpoint)) : {};
-  if (!endpoint.body) return { endpoint, params, query };
-  const overrides = Object.fromEntries(
-    endpoint.body.flatMap((f) => (bodyIds[f.name] ? [[f.name, fc.constant(bodyIds[f.name]!(tenant))]] : [])),
-  );
-  return { endpoint, params, query, body: sampleOne(requestBodyArb(endpoint, overrides)) };
+  const built = validRequests(endpoint, { ids: idsOf(tenant) }, Number(fc.readConfigureGlobal().seed ?? 0), 1);
+  if (!built.ok) throw new Error(`no valid request for ${operation(endpoint)}: ${built.reason}`);
+  const { path, query, body } = built.value[0]!;
+  return { endpoint, params: path ?? {}, query: query ?? {}, ...(body && 'json' in body ? { body: body.json as Record<string, unknown> } : {}) };
 }
 
 export function urlOf(baseUrl: string, req: ApiRequest): string {

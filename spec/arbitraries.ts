@@ -373,6 +373,11 @@ export const errorBodyArb = (status: number, options?: ValueArbOptions): fc.Arbi
 
 const requestHostnameArb = formatArb('hostname', 'request');
 
+/** RFC 5737 documentation addresses: valid IPv4 addresses no real record should hold. */
+export const testNetAddressArb: fc.Arbitrary<string> = fc
+  .noBias(fc.tuple(fc.constantFrom('192.0.2', '198.51.100', '203.0.113'), fc.integer({ min: 1, max: 254 })))
+  .map(([net, host]) => `${net}.${host}`);
+
 /**
  * Where the model says only "string" or "integer" but a value is valid under every reading only
  * within narrower bounds, per endpoint and field. Callers override any field with state they
@@ -390,7 +395,8 @@ const requestFieldArbs: Readonly<Record<string, Readonly<Record<string, fc.Arbit
     name: requestHostnameArb,
     // Positive, and within the range every DNS provider accepts.
     ttl: fc.integer({ min: 300, max: 86_400 }),
-    new_resource_records: fc.array(ipv4Arb.map((value) => ({ value })), { minLength: 1, maxLength: 3 }),
+    // Documentation addresses: a request that is acted on adds nothing any real host could be using.
+    new_resource_records: fc.array(testNetAddressArb.map((value) => ({ value })), { minLength: 1, maxLength: 3 }),
     // Removing a value the record does not hold may be refused; callers that know one pass it.
     removed_resource_records: fc.constant([]),
   },
@@ -419,6 +425,10 @@ export function requestBodyArb(endpoint: Endpoint, overrides: Readonly<Record<st
   if (!endpoint.body) throw new Error(`${endpoint.name} takes no request body`);
   return objectArb(endpoint.body, contextOf('request'), { ...requestFieldArbs[endpoint.name], ...overrides });
 }
+
+/** The arbitrary `requestBodyArb` draws one field of `endpoint`'s body from. */
+export const requestFieldArb = (endpoint: Endpoint, field: Field): fc.Arbitrary<unknown> =>
+  requestFieldArbs[endpoint.name]?.[field.name] ?? arbOf(field.type, contextOf('request'));
 
 /** Query parameters as sent on the wire: every parameter present, each a string. */
 export function queryArb(endpoint: Endpoint, overrides: Readonly<Record<string, fc.Arbitrary<string>>> = {}): fc.Arbitrary<Record<string, string>> {

@@ -3,7 +3,7 @@
  * per-endpoint error statuses of §Errors to the letter. Tag groups: see ASM-TAG-GROUPS.
  */
 import { array, boolean, field, integer, nested, nullType, object, ref, required, string, unmarked } from './build.ts';
-import type { Endpoint, ErrorStatus, Param } from './model.ts';
+import type { Endpoint, ErrorStatus, Field, Param, Referent } from './model.ts';
 import { WP_COMMAND_MAX_LENGTH, WP_COMMAND_PATTERN } from './rules.ts';
 
 const READS = 'Endpoints > Read endpoints';
@@ -18,19 +18,27 @@ const E400_401_404_500: readonly ErrorStatus[] = [400, 401, 404, 500];
 const E400_401_404: readonly ErrorStatus[] = [400, 401, 404];
 
 /** §Endpoints > Conventions: "`{id}` is a company id; `{site_id}`, ... are UUID strings." */
-const idParam = (name: string, what: string): Param => ({
+const idParam = (name: string, what: string, refersTo: Referent): Param => ({
   name,
   type: string('uuid'),
   presence: 'required',
   doc: `${what} (UUID).`,
+  refersTo,
 });
-const companyId = idParam('id', 'Company id');
-const siteId = idParam('site_id', 'Site id');
-const envId = idParam('env_id', 'Environment id');
-const domainId = idParam('domain_id', 'Domain id');
+const companyId = idParam('id', 'Company id', 'company');
+const siteId = idParam('site_id', 'Site id', 'site');
+const envId = idParam('env_id', 'Environment id', 'environment');
+const domainId = idParam('domain_id', 'Domain id', 'domain');
 
-const environmentIdField = (presence: 'required' | 'not-shown') =>
-  field('environment_id', string('uuid'), 'Environment id (UUID: ASM-ENVIRONMENT-ID-UUID).', presence);
+/** A body field naming existing data. */
+const naming = (f: Field, refersTo: Referent): Field => ({ ...f, refersTo });
+/** Free text a person types (see `Field.freeText`). */
+const freeText = (f: Field): Field => ({ ...f, freeText: true });
+
+const environmentIdField = (presence: 'required' | 'not-shown'): Field => ({
+  ...naming(field('environment_id', string('uuid'), 'Environment id (UUID: ASM-ENVIRONMENT-ID-UUID).', presence), 'environment'),
+  assumption: 'ASM-ENVIRONMENT-ID-UUID',
+});
 const recordValues = (name: string, doc: string) => unmarked(name, array(ref('ResourceRecordValue')), doc);
 
 export const endpoints: readonly Endpoint[] = [
@@ -358,7 +366,7 @@ export const endpoints: readonly Endpoint[] = [
     tag: 'CDN',
     pathParams: [],
     queryParams: [],
-    body: [environmentIdField('required'), required('cdn_cache_id', string('uuid'), 'CDN cache id (UUID).')],
+    body: [environmentIdField('required'), naming(required('cdn_cache_id', string('uuid'), 'CDN cache id (UUID).'), 'cdn-cache')],
     success: { kind: 'ack', operationKind: 'cdn-cache:clear' },
     errors: E401_500,
     effect: 'mutating',
@@ -388,7 +396,7 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     body: [
       unmarked('type', string(), 'Record type; allowed values: not shown (UNK-DNS-TYPE-VALUES).'),
-      unmarked('name', string(), 'Record host name.'),
+      naming(unmarked('name', string(), 'Record host name.'), 'dns-record'),
       unmarked('ttl', integer, 'Time to live, seconds.'),
       recordValues('new_resource_records', 'Values to add.'),
       recordValues('removed_resource_records', 'Values to remove.'),
@@ -408,8 +416,8 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     body: [
       environmentIdField('not-shown'),
-      unmarked('search', string(), 'Text to search for.'),
-      unmarked('replace', string(), 'Replacement text.'),
+      freeText(unmarked('search', string(), 'Text to search for.')),
+      freeText(unmarked('replace', string(), 'Replacement text.')),
       unmarked('perform_replacement', boolean, 'Whether replacement is performed.'),
       unmarked('is_clear_cache', boolean, 'Whether caches are cleared.'),
     ],
@@ -445,11 +453,11 @@ export const endpoints: readonly Endpoint[] = [
     path: '/sites/environments/{target_env_id}/backups/restore',
     summary: 'Restore a backup into a target environment.',
     tag: 'Backups',
-    pathParams: [idParam('target_env_id', 'Target environment id')],
+    pathParams: [idParam('target_env_id', 'Target environment id', 'environment')],
     queryParams: [],
     body: [
-      unmarked('backup_id', integer, 'Backup id (an integer).'),
-      unmarked('notified_user_id', string('uuid'), 'User to notify (UUID).'),
+      naming(unmarked('backup_id', integer, 'Backup id (an integer).'), 'backup'),
+      naming(unmarked('notified_user_id', string('uuid'), 'User to notify (UUID).'), 'company-user'),
     ],
     success: { kind: 'ack', operationKind: 'backups:restore' },
     errors: E400_401_500,
@@ -496,7 +504,7 @@ export const endpoints: readonly Endpoint[] = [
     path: '/sites/environments/additional-sftp-accounts/{sftp_account_id}',
     summary: 'Remove an additional SFTP account.',
     tag: 'Additional SFTP Users',
-    pathParams: [idParam('sftp_account_id', 'Additional SFTP account id')],
+    pathParams: [idParam('sftp_account_id', 'Additional SFTP account id', 'additional-sftp-account')],
     queryParams: [],
     success: { kind: 'ack', operationKind: 'sftp-accounts:remove-additional-sftp-account' },
     errors: E401_500,
@@ -515,8 +523,8 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     body: [
       unmarked('email', string('email'), 'E-mail address of the new user (the document says string; e-mail by meaning).'),
-      unmarked('first_name', string(), 'First name.'),
-      unmarked('last_name', string(), 'Last name.'),
+      freeText(unmarked('first_name', string(), 'First name.')),
+      freeText(unmarked('last_name', string(), 'Last name.')),
     ],
     success: { kind: 'sync-action', body: object(field('create_wp_admin_user', boolean, 'The user was created.')) },
     errors: E400_401_500,

@@ -77,6 +77,13 @@ export type FieldType =
  */
 export type Presence = 'documented' | 'may-be-absent' | 'required' | 'not-shown';
 
+/**
+ * What an identifier in a request names (§Resources and fields: "Identifiers (...)"; §Endpoints >
+ * Conventions: "`{id}` is a company id; ..."): the thing a caller must already hold an id or name of.
+ * `dns-record` is a record of the path's domain, named by host name ("the records named in").
+ */
+export type Referent = 'company' | 'site' | 'environment' | 'domain' | 'dns-record' | 'backup' | 'additional-sftp-account' | 'cdn-cache' | 'company-user';
+
 export interface Field {
   readonly name: string;
   readonly type: FieldType;
@@ -84,6 +91,15 @@ export interface Field {
   readonly doc: string;
   /** A secret the reports redact (API keys, `sftp_password`, `admin_password`). */
   readonly secret?: true;
+  /** A request field that names existing data: which (read by discovery, probes and the mock's tests). */
+  readonly refersTo?: Referent;
+  /**
+   * Free text a person types (names, search terms): any Unicode is a valid value. The document
+   * types it as a bare string; that it is free text is read from its meaning.
+   */
+  readonly freeText?: true;
+  /** Where the field's type rests on a choice of ours, not the document: never broken by that choice. */
+  readonly assumption?: AssumptionId;
 }
 
 export type ResourceName =
@@ -164,6 +180,8 @@ export interface Param {
   readonly type: FieldType;
   readonly presence: Presence;
   readonly doc: string;
+  /** What the parameter names (§Endpoints > Conventions). */
+  readonly refersTo?: Referent;
   /** Where the document leaves the name open and we must choose one. */
   readonly assumption?: AssumptionId;
 }

@@ -124,3 +124,34 @@ export function fillPath(template: string, values: Readonly<Record<string, strin
     return encodeURIComponent(value);
   });
 }
+
+/** Where a read answers a resource: the endpoint, the keys down to it, and whether it is a list. */
+export interface Location {
+  readonly endpoint: Endpoint;
+  readonly path: readonly string[];
+  readonly list: boolean;
+}
+
+/**
+ * The read that answers `name` itself (not inside another resource): the list of it, or the one
+ * of it. Discovery reads the model this way rather than naming endpoints and container keys.
+ */
+export function readOf(name: ResourceName): Location {
+  for (const e of api.endpoints.filter(isRead)) {
+    if (e.success.kind !== 'data') continue;
+    const found = locate(e.success.body, name, []);
+    if (found) return { endpoint: e, ...found };
+  }
+  throw new Error(`no read of the model answers ${name}`);
+}
+
+function locate(type: FieldType, name: ResourceName, path: readonly string[]): { path: readonly string[]; list: boolean } | undefined {
+  if (type.kind === 'ref') return type.resource === name ? { path, list: false } : undefined;
+  if (type.kind === 'array') return type.items.kind === 'ref' && type.items.resource === name ? { path, list: true } : undefined;
+  if (type.kind !== 'object') return undefined;
+  for (const f of type.fields) {
+    const found = locate(f.type, name, [...path, f.name]);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -38,8 +38,6 @@ function setAt(root: unknown, path: readonly Step[], value: unknown): unknown {
 
 const typeName = (type: FieldType): string => (type.kind === 'ref' ? 'an object' : type.kind === 'integer' || type.kind === 'array' || type.kind === 'object' ? `an ${type.kind}` : `a ${type.kind}`);
 
-/** Fields whose UUID format the document does not state (ASM-ENVIRONMENT-ID-UUID): never broken by format. */
-const uuidNotStated = new Set(['environment_id']);
 /** UUID near misses no reading accepts (the empty string is left out: it may read as absent). */
 const uuidMisses = formatNearMisses.uuid.filter((v) => v !== '').slice(0, 3);
 
@@ -62,7 +60,8 @@ function fieldBreaks(field: Field, body: Record<string, unknown>): Break[] {
     const { [field.name]: _, ...rest } = body;
     breaks.push({ field: field.name, title: `without ${field.name} (stated required)`, body: { json: rest } });
   }
-  if (field.type.kind === 'string' && field.type.format === 'uuid' && !uuidNotStated.has(field.name)) {
+  // A format resting on an assumption (ASM-ENVIRONMENT-ID-UUID) is never broken: the document does not state it.
+  if (field.type.kind === 'string' && field.type.format === 'uuid' && !field.assumption) {
     for (const miss of uuidMisses) breaks.push({ field: field.name, title: `/${field.name} ${show(miss)} (not a UUID)`, body: { json: { ...body, [field.name]: miss } } });
   }
   return breaks;

@@ -5,9 +5,10 @@
  * name except where the document's words single one out (DNS names, free text).
  */
 import fc from 'fast-check';
-import { queryArb, requestBodyArb } from '../../spec/arbitraries.ts';
-import type { Endpoint, FieldType } from '../../spec/model.ts';
-import type { DiscoveredIds, Target, Tenant } from '../types.ts';
+import { queryArb, requestBodyArb, requestFieldArb, testNetAddressArb } from '../../spec/arbitraries.ts';
+import type { Endpoint, Field, FieldType, Referent } from '../../spec/model.ts';
+import type { DiscoveredIds, Place, Target, Tenant } from '../types.ts';
+import { defined } from '../defined.ts';
 import { draw, drawOne, streamSeed, type RequestParts } from './request.ts';
 
 /** A value, or why it cannot be had (the reason becomes a Skip). */
@@ -20,43 +21,62 @@ const missing = (reason: string): Found<never> => ({ ok: false, reason });
 
 type Ids = Partial<DiscoveredIds>;
 
-interface IdRole {
+interface Lookup {
   readonly of: (ids: Ids) => string | number | undefined;
-  /** Why a request cannot name this id: it was not discovered. */
+  /** Why a request cannot name it: it was not discovered. */
   readonly missing: string;
 }
 
-const role = {
+/** Where the discovered ids hold what each referent of the model names. */
+const lookups: Readonly<Record<Referent, Lookup>> = {
   company: { of: (ids) => ids.companyId, missing: 'no company id discovered' },
   site: { of: (ids) => ids.siteId, missing: 'no site id discovered' },
-  env: { of: (ids) => ids.envId, missing: 'no environment discovered' },
+  environment: { of: (ids) => ids.envId, missing: 'no environment discovered' },
   domain: { of: (ids) => ids.domainId, missing: 'no domain discovered' },
-  sftpAccount: { of: (ids) => ids.sftpAccountIds?.[0], missing: 'no additional SFTP account discovered' },
-  cdnCache: { of: (ids) => ids.cdnCacheId, missing: 'no CDN cache id discovered' },
+  'dns-record': { of: (ids) => zoneOf(ids), missing: 'no domain with a name discovered (probe DNS records are named inside its zone)' },
+  'additional-sftp-account': { of: (ids) => ids.sftpAccountIds?.[0], missing: 'no additional SFTP account discovered' },
+  'cdn-cache': { of: (ids) => ids.cdnCacheId, missing: 'no CDN cache id discovered' },
   backup: { of: (ids) => ids.backupId, missing: 'no backup discovered' },
-  user: { of: (ids) => ids.userId, missing: 'no company user discovered' },
-} satisfies Record<string, IdRole>;
-
-/** The id each path parameter names, by the name the model gives it (§Endpoints > Conventions). */
-const pathRoles: Readonly<Record<string, IdRole>> = {
-  id: role.company,
-  site_id: role.site,
-  env_id: role.env,
-  target_env_id: role.env,
-  domain_id: role.domain,
-  sftp_account_id: role.sftpAccount,
+  'company-user': { of: (ids) => ids.userId, missing: 'no company user discovered' },
 };
 
-/** Body fields that name the tenant's data; every other field comes from `requestBodyArb`. */
-const bodyRoles: Readonly<Record<string, IdRole>> = {
-  environment_id: role.env,
-  cdn_cache_id: role.cdnCache,
-  backup_id: role.backup,
-  notified_user_id: role.user,
-};
+/** Referents that belong to one environment: a request naming several must take them from the same one. */
+const perEnvironment: ReadonlySet<Referent> = new Set(['environment', 'domain', 'dns-record', 'additional-sftp-account', 'cdn-cache', 'backup']);
 
-/** Body fields that hold a UUID. */
-const uuidBodyFields = new Set(['environment_id', 'cdn_cache_id', 'notified_user_id']);
+/** The zone probe DNS records are named inside: the domain's own name, else that of one of its records. */
+export const zoneOf = (ids: Ids): string | undefined => ids.domainName ?? ids.dnsRecord?.name;
+
+/** What an endpoint's path parameters and body fields name, from the model. */
+export const referentsOf = (endpoint: Endpoint): Referent[] =>
+  [...endpoint.pathParams, ...(endpoint.body ?? [])].flatMap((p) => (p.refersTo ? [p.refersTo] : []));
+
+/** The ids of one place (an environment and what it holds), as flat discovered ids. */
+export function placeIds(place: Place): Ids {
+  return {
+    envId: place.envId,
+    sftpEnvId: place.envId,
+    sftpAccountIds: place.sftpAccountIds,
+    ...defined({ cdnCacheId: place.cdnCacheId, domainId: place.domainId, domainName: place.domainName, dnsRecord: place.dnsRecord, backupId: place.backupId }),
+  };
+}
+
+/**
+ * The ids a request to `endpoint` names: from the first place (in the order discovery prefers
+ * them, non-live first) that holds everything the endpoint refers to, so an environment and its
+ * backup, CDN cache or domain always belong together; the flat ids when no place holds it all.
+ */
+export function idsFor(endpoint: Endpoint, ids: Ids): Ids {
+  const needed = referentsOf(endpoint).filter((r) => perEnvironment.has(r));
+  if (!needed.length || !ids.places) return ids;
+  const place = ids.places.find((p) => needed.every((r) => lookups[r].of(placeIds(p)) !== undefined));
+  return place ? { ...ids, ...placeIds(place) } : ids;
+}
+
+/** The value naming `referent` in `ids`, or why there is none. */
+export function idOf(referent: Referent, ids: Ids): Found<string | number> {
+  const value = lookups[referent].of(ids);
+  return value === undefined ? missing(lookups[referent].missing) : found(value);
+}
 
 /**
  * The ids an invalid request names: the tenant's real ones, so the break is the only reason to
@@ -65,7 +85,10 @@ const uuidBodyFields = new Set(['environment_id', 'cdn_cache_id', 'notified_user
  * that looks ids up before it validates then answers 404, which the check accepts: the price of safety.)
  */
 export function idsForInvalid(endpoint: Endpoint, target: Target, seed: number): { readonly path: Found<Record<string, string>>; readonly ids: Ids; readonly idsUnknown: boolean } {
-  if (target.allowDestructive || endpoint.effect === 'read') return { path: pathOf(endpoint, target.main.ids), ids: target.main.ids, idsUnknown: false };
+  if (target.allowDestructive || endpoint.effect === 'read') {
+    const ids = idsFor(endpoint, target.main.ids);
+    return { path: pathOf(endpoint, ids), ids, idsUnknown: false };
+  }
   return { path: found(unknownPath(endpoint, streamSeed(seed, 'unknown-ids'))), ids: {}, idsUnknown: true };
 }
 
@@ -78,11 +101,10 @@ export function pathOf(endpoint: Endpoint, ids: Ids, overrides: Readonly<Record<
       values[p.name] = given;
       continue;
     }
-    const r = pathRoles[p.name];
-    if (!r) throw new Error(`no id role for path parameter ${p.name} of ${endpoint.name}`);
-    const value = r.of(ids);
-    if (value === undefined) return missing(r.missing);
-    values[p.name] = String(value);
+    if (!p.refersTo) throw new Error(`the model does not say what path parameter ${p.name} of ${endpoint.name} names`);
+    const id = idOf(p.refersTo, ids);
+    if (!id.ok) return id;
+    values[p.name] = String(id.value);
   }
   return found(values);
 }
@@ -98,10 +120,7 @@ export function unknownPath(endpoint: Endpoint, seed: number): Record<string, st
 
 // ---- DNS ------------------------------------------------------------------------------------------
 
-/** RFC 5737 documentation addresses: values no real record should hold. */
-export const testNetAddressArb: fc.Arbitrary<string> = fc
-  .noBias(fc.tuple(fc.constantFrom('192.0.2', '198.51.100', '203.0.113'), fc.integer({ min: 1, max: 254 })))
-  .map(([net, host]) => `${net}.${host}`);
+export { testNetAddressArb };
 
 export const probeLabelArb = fc.noBias(fc.stringMatching(/^[0-9a-f]{10}$/)).map((hex) => `hsc-probe-${hex}`);
 
@@ -131,33 +150,26 @@ export const unicodeTextArb: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom(...unicodeWords), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }))
   .map(([word, text]) => `${word} ${text.replace(unprintable, '')}`.replace(/\s+/gu, ' ').trim());
 
-/** Per endpoint, the free-text fields that get full-Unicode values in requests meant to succeed. */
-const freeText: Readonly<Record<string, Readonly<Record<string, fc.Arbitrary<unknown>>>>> = {
-  // The marker prefix keeps search-and-replace harmless: no real content holds it.
-  searchAndReplace: {
-    search: fc.tuple(fc.stringMatching(/^[a-z0-9]{8}$/), unicodeTextArb).map(([id, text]) => `hsc-conformance-probe-${id} ${text}`),
-    replace: fc.tuple(fc.stringMatching(/^[a-z0-9]{8}$/), unicodeTextArb).map(([id, text]) => `hsc-conformance-replaced-${id} ${text}`),
-  },
-  createWpAdminUser: { first_name: unicodeTextArb, last_name: unicodeTextArb },
-};
+/**
+ * A free-text field's value in full Unicode: the field's usual value (which keeps any safety
+ * marker, such as the search text's probe prefix), then text of any script.
+ */
+const freeTextArb = (endpoint: Endpoint, field: Field): fc.Arbitrary<string> =>
+  fc.tuple(requestFieldArb(endpoint, field), unicodeTextArb).map(([base, text]) => `${String(base)} ${text}`);
 
 // ---- bodies ---------------------------------------------------------------------------------------
+
+/** A probe DNS record's host name: a fresh label inside `zone`. */
+const probeNameArb = (zone: string): fc.Arbitrary<string> => probeLabelArb.map((label) => probeRecordName(zone, label));
 
 /** Field arbitraries that name the tenant's data; fails when one was not discovered. */
 function bodyIdArbs(endpoint: Endpoint, ids: Ids): Found<Record<string, fc.Arbitrary<unknown>>> {
   const arbs: Record<string, fc.Arbitrary<unknown>> = {};
   for (const field of endpoint.body ?? []) {
-    const r = bodyRoles[field.name];
-    if (!r) continue;
-    const value = r.of(ids);
-    if (value === undefined) return missing(r.missing);
-    arbs[field.name] = fc.constant(value);
-  }
-  if (endpoint.name === 'updateDnsRecords') {
-    if (!ids.dnsRecord) return missing('no DNS record discovered (probe records are named inside its zone)');
-    const recordName = ids.dnsRecord.name;
-    arbs.name = probeLabelArb.map((label) => probeRecordName(recordName, label));
-    arbs.new_resource_records = fc.array(testNetAddressArb.map((value) => ({ value })), { minLength: 1, maxLength: 3 });
+    if (!field.refersTo) continue;
+    const id = idOf(field.refersTo, ids);
+    if (!id.ok) return id;
+    arbs[field.name] = field.refersTo === 'dns-record' ? probeNameArb(String(id.value)) : fc.constant(id.value);
   }
   return found(arbs);
 }
@@ -170,16 +182,17 @@ export interface ValidOptions {
 }
 
 /** `n` requests valid under every reading of the document, naming the tenant's data. */
-export function validRequests(endpoint: Endpoint, tenant: Tenant, seed: number, n: number, options: ValidOptions = {}): Found<RequestParts[]> {
-  const path = pathOf(endpoint, tenant.ids, options.path);
+export function validRequests(endpoint: Endpoint, tenant: Pick<Tenant, 'ids'>, seed: number, n: number, options: ValidOptions = {}): Found<RequestParts[]> {
+  const ids = idsFor(endpoint, tenant.ids);
+  const path = pathOf(endpoint, ids, options.path);
   if (!path.ok) return path;
   const queries = endpoint.queryParams.length ? draw(queryArb(endpoint), streamSeed(seed, 'query'), n) : undefined;
   let bodies: Record<string, unknown>[] | undefined;
   if (endpoint.body) {
-    const ids = bodyIdArbs(endpoint, tenant.ids);
-    if (!ids.ok) return ids;
-    const overrides = { ...ids.value, ...(options.freeText ? freeText[endpoint.name] : {}) };
-    bodies = draw(requestBodyArb(endpoint, overrides), streamSeed(seed, 'body'), n);
+    const idArbs = bodyIdArbs(endpoint, ids);
+    if (!idArbs.ok) return idArbs;
+    const text = options.freeText ? Object.fromEntries(endpoint.body.filter((f) => f.freeText).map((f) => [f.name, freeTextArb(endpoint, f)])) : {};
+    bodies = draw(requestBodyArb(endpoint, { ...idArbs.value, ...text }), streamSeed(seed, 'body'), n);
   }
   return found(
     Array.from({ length: n }, (_, i) => ({
@@ -201,23 +214,17 @@ export function standInBody(endpoint: Endpoint, ids: Ids, seed: number): { reado
   const overrides: Record<string, fc.Arbitrary<unknown>> = {};
   const uuids = unknownUuids(streamSeed(seed, 'stand-in'), endpoint.body.length);
   endpoint.body.forEach((field, i) => {
-    const r = bodyRoles[field.name];
-    if (!r) return;
-    const value = r.of(ids);
-    if (value !== undefined) overrides[field.name] = fc.constant(value);
-    else {
-      madeUp.push(field.name);
-      if (uuidBodyFields.has(field.name)) overrides[field.name] = fc.constant(uuids[i]!);
-    }
+    if (!field.refersTo) return;
+    const id = idOf(field.refersTo, ids);
+    if (!id.ok) madeUp.push(field.name);
+    if (field.refersTo === 'dns-record') overrides[field.name] = probeNameArb(id.ok ? String(id.value) : 'example.com');
+    else if (id.ok) overrides[field.name] = fc.constant(id.value);
+    else if (isUuid(field)) overrides[field.name] = fc.constant(uuids[i]!);
   });
-  if (endpoint.name === 'updateDnsRecords') {
-    if (!ids.dnsRecord) madeUp.push('name');
-    const recordName = ids.dnsRecord?.name ?? 'example.com';
-    overrides.name = probeLabelArb.map((label) => probeRecordName(recordName, label));
-    overrides.new_resource_records = fc.array(testNetAddressArb.map((value) => ({ value })), { minLength: 1, maxLength: 2 });
-  }
   return { body: drawOne(requestBodyArb(endpoint, overrides), streamSeed(seed, 'body')), madeUp };
 }
+
+const isUuid = (field: Field): boolean => field.type.kind === 'string' && field.type.format === 'uuid';
 
 // ---- wrong types ----------------------------------------------------------------------------------
 
@@ -266,7 +273,7 @@ export function refusal(endpoint: Endpoint, seed: number): RequestParts & { read
   const path = unknownPath(endpoint, streamSeed(seed, 'path'));
   const ids = endpoint.pathParams.length ? ['unknown path ids'] : [];
   const built = endpoint.body ? standInBody(endpoint, {}, streamSeed(seed, 'body')) : undefined;
-  const unknownBodyIds = built?.madeUp.filter((name) => uuidBodyFields.has(name)) ?? [];
+  const unknownBodyIds = built?.madeUp.filter((name) => endpoint.body!.some((f) => f.name === name && isUuid(f))) ?? [];
   if (unknownBodyIds.length) ids.push(`unknown ${unknownBodyIds.join(', ')}`);
   // Every action of the model names what it acts on by id; one that did not could not be made safe.
   if (ids.length === 0) throw new Error(`${endpoint.name}: no id to make unknown, so no request it must refuse`);

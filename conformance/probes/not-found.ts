@@ -9,22 +9,23 @@
  * read lists no 404 by the letter (CONFLICT-DNS-READ-404): with --strict its probes only observe.
  */
 import { api } from '../../spec/api.ts';
-import type { Endpoint } from '../../spec/model.ts';
+import type { Endpoint, Referent } from '../../spec/model.ts';
 import { allowedErrorStatuses, conflictsOf, inScope, operation, rule } from '../../spec/queries.ts';
 import type { DiscoveredIds, Expectation, Probe, ProbeContext, ProbeSource, Skip } from '../types.ts';
-import { unknownUuids, validRequests } from './inputs.ts';
+import { idOf, unknownUuids, validRequests } from './inputs.ts';
 import { bearer, makeProbe, streamSeed } from './request.ts';
 
 /** Ids no reading takes for a UUID: a word, a UUID one digit short, one with a non-hex digit. */
 const nonUuids = ['not-a-uuid', '0f8fad5b-d9cb-469f-a165-70867728950', '0f8fad5b-d9cb-469f-a165-70867728950g'];
 
-/** The other company's ids a path parameter can take. */
-const foreignIds: Readonly<Record<string, (ids: DiscoveredIds) => readonly string[]>> = {
-  id: (ids) => [ids.companyId],
-  site_id: (ids) => [ids.siteId],
-  env_id: (ids) => ids.envIds,
-  domain_id: (ids) => (ids.domainId ? [ids.domainId] : []),
-};
+/** The other company's ids that name what a path parameter refers to (every environment, every domain). */
+function foreignIds(referent: Referent | undefined, ids: DiscoveredIds): readonly string[] {
+  if (referent === 'environment') return ids.envIds;
+  if (referent === 'domain') return [...new Set((ids.places ?? []).flatMap((p) => (p.domainId ? [p.domainId] : [])).concat(ids.domainId ?? []))];
+  if (!referent) return [];
+  const id = idOf(referent, ids);
+  return id.ok ? [String(id.value)] : [];
+}
 
 /** 404 where the endpoint may answer it (the check widens it to 400 for non-UUID ids where allowed). */
 const expectation = (endpoint: Endpoint, context: ProbeContext): Expectation =>
@@ -55,7 +56,7 @@ export const notFoundProbes: ProbeSource = (context) => {
       for (const uuid of unknownUuids(streamSeed(seed, param.name), 2)) probe(param.name, uuid, `unknown ${param.name} (a random UUID)`);
       for (const value of nonUuids) probe(param.name, value, `${param.name} that is not a UUID (${JSON.stringify(value)})`);
       if (target.other) {
-        for (const id of foreignIds[param.name]?.(target.other.ids) ?? []) probe(param.name, id, `${param.name} of the other company, under the main key`);
+        for (const id of foreignIds(param.refersTo, target.other.ids)) probe(param.name, id, `${param.name} of the other company, under the main key`);
       }
     }
     if (!allowedErrorStatuses(endpoint, context.options).includes(404)) {
