@@ -6,6 +6,7 @@
 import { inspect } from 'node:util';
 import { conformFlags } from '../conformance/flags.ts';
 import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
+import { layouts } from '../mock/layouts.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { SetupError, UsageError, type Command } from './command.ts';
 import { commandLineSecrets, onCrash, onOutputError } from './process-guard.ts';
@@ -28,11 +29,12 @@ const commands: readonly Command[] = [
   {
     name: 'mock',
     summary: 'run the reference mock server (prints one JSON line with its URL and test keys)',
-    usage: 'mock [--host HOST] [--port PORT] [--fault NAME]',
+    usage: 'mock [--host HOST] [--port PORT] [--fault NAME] [--layout NAME]',
     flags: [
       '--host HOST   address to listen on (default 127.0.0.1)',
       '--port PORT   port to listen on, 0 for any free port (default 4010)',
       '--fault NAME  run as a variant of the catalogue: a fault or a conformant variant (self-test --list)',
+      `--layout NAME arrange the data and timing as another server might: ${layouts.map((l) => l.name).join(', ')}`,
       '',
       `acknowledged operations: the newest ${MAX_KEPT_OPERATIONS} are kept in memory, the oldest dropped first`,
       'exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad usage or cannot listen (port in use, unknown host)',

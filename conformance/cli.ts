@@ -71,7 +71,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       const variantName = options.mockVariant ?? (options.strict ? LETTER_VARIANT : undefined);
       const variant = variantName ? await checkedVariant(variantName) : undefined;
       try {
-        mock = await startMock({ port: 0, ...(variant ? { variant } : {}) });
+        mock = await startMock({ port: 0, ...(variant ? { variant } : {}), ...(options.mockLayout ? { layout: options.mockLayout } : {}) });
       } catch (error) {
         throw new SetupError(`cannot start the embedded mock: ${(error as Error).message}`);
       }
@@ -79,7 +79,9 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       endpoints = { baseUrl: mock.url, main: { apiKey: f.apiKey, siteId: f.siteId }, other: { apiKey: f.otherApiKey, siteId: f.otherSiteId } };
       sanitizer.add(keySecret(f.apiKey, 'HSC_API_KEY'));
       sanitizer.add(keySecret(f.otherApiKey, 'HSC_OTHER_API_KEY'));
-      progress.say(`no --base-url: testing the embedded mock${variantName ? ` (variant ${variantName})` : ''} at ${mock.url}`);
+      const layout = options.mockLayout ?? variant?.layout;
+      const as = [variantName && `variant ${variantName}`, layout && `layout ${layout}`].filter(Boolean).join(', ');
+      progress.say(`no --base-url: testing the embedded mock${as ? ` (${as})` : ''} at ${mock.url}`);
     }
 
     const startedAt = Date.now();

@@ -1,7 +1,8 @@
 /**
- * The defaults and flag descriptions of `conform`, kept free of imports so `help` stays instant
- * (bin/cli.ts reads them without loading the model).
+ * The defaults and flag descriptions of `conform`, kept free of heavy imports so `help` stays
+ * instant (bin/cli.ts reads them without loading the model; the layouts' list is plain data).
  */
+import { layouts } from '../mock/layouts.ts';
 
 /** The seed of a run without `--seed`: fixed, so two default runs send the same requests. */
 export const DEFAULT_SEED = 1106;
@@ -38,6 +39,8 @@ export const conformFlags: readonly string[] = [
   '--output FILE           where the json/junit report goes (with both, FILE takes the first and the second gets the',
   '                        other extension); without it a single json/junit report goes to stdout, console to stderr',
   '--mock-variant NAME     without --base-url: run the embedded mock as this catalogue variant (see self-test --list)',
+  '--mock-layout NAME      without --base-url: arrange the embedded mock\'s data and timing as this layout',
+  `                        (${layouts.map((l) => l.name).join(', ')})`,
   '',
   'exit codes: 0 conforms, 1 a check failed, 2 bad usage or a target the suite cannot use',
 ];

@@ -2,6 +2,7 @@
  * The flags of `hosted-site-contract conform`, read and checked before anything is sent: every
  * mistake is one `UsageError` line (exit 2), never a stack trace.
  */
+import { layouts } from '../mock/layouts.ts';
 import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { parseFlags, UsageError } from '../bin/command.ts';
@@ -38,6 +39,8 @@ export interface ConformOptions {
   readonly destinations: readonly Destination[];
   /** Without --base-url: the catalogue variant the embedded mock runs as (the self-test's lever). */
   readonly mockVariant?: string;
+  /** Without --base-url: the layout of data and timing the embedded mock runs in. */
+  readonly mockLayout?: string;
 }
 
 const ruleIds: readonly RuleId[] = api.rules.map((r) => r.id);
@@ -194,6 +197,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     reporter: { type: 'string', multiple: true },
     output: { type: 'string' },
     'mock-variant': { type: 'string' },
+    'mock-layout': { type: 'string' },
   });
 
   let live: ConformOptions['live'];
@@ -214,6 +218,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
       other = { apiKey: otherKey, siteId: parseUuid('--other-site-id', flags['other-site-id']) };
     }
     if (flags['mock-variant'] !== undefined) throw new UsageError('--mock-variant applies to the embedded mock only, not with --base-url');
+    if (flags['mock-layout'] !== undefined) throw new UsageError('--mock-layout applies to the embedded mock only, not with --base-url');
   } else {
     for (const flag of ['api-key', 'site-id', 'other-api-key', 'other-site-id'] as const) {
       if (flags[flag] !== undefined) throw new UsageError(`--${flag} needs --base-url (without it the embedded mock is tested, with its own keys)`);
@@ -237,5 +242,11 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     strict: flags.strict ?? false,
     destinations: destinations(flags.reporter, flags.output),
     ...(flags['mock-variant'] !== undefined ? { mockVariant: flags['mock-variant'] } : {}),
+    ...(flags['mock-layout'] !== undefined ? { mockLayout: checkedLayout(flags['mock-layout']) } : {}),
   };
+}
+
+function checkedLayout(name: string): string {
+  if (!layouts.some((l) => l.name === name)) throw new UsageError(`--mock-layout: no layout named '${name}' (known: ${layouts.map((l) => l.name).join(', ')})`);
+  return name;
 }

@@ -20,7 +20,7 @@ import { environmentHandlers } from './handlers/environments.ts';
 import { siteHandlers } from './handlers/sites.ts';
 import { MAX_BODY_BYTES, MOCK_EXP_INTERVALS, requiresUnmarkedFields } from './policy.ts';
 import { matchRoute } from './router.ts';
-import type { Store } from './store.ts';
+import { ACTION_EFFECTS, type Store } from './store.ts';
 
 export const handlers: Handlers = { ...companyHandlers, ...domainHandlers, ...siteHandlers, ...environmentHandlers };
 
@@ -130,7 +130,33 @@ function lenientBody(request: MockRequest): Record<string, unknown> {
  * The pipeline. `hooks` turn it into a variant (mock/variant.ts); without them it is the
  * reference mock, which also asserts that it never answers outside its own status sets.
  */
-export function createApp(store: Store, hooks: Hooks = {}): (request: MockRequest) => MockResponse {
+export interface AppOptions {
+  /** Effects of acknowledged actions are applied this long after the 202 (a layout's timing). */
+  readonly effectDelayMs?: number;
+}
+
+/** The store as an acknowledged action sees it when its effects are deferred: the same, but effects wait. */
+function deferringEffects(store: Store, delayMs: number): Store {
+  const deferred = new Set<PropertyKey>(ACTION_EFFECTS);
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (!deferred.has(key) || typeof value !== 'function') return value;
+      // The request is long answered when the effect runs: nothing may throw into the timer.
+      return (...args: unknown[]) =>
+        void setTimeout(() => {
+          try {
+            value.apply(target, args);
+          } catch {
+            // An effect that no longer applies (e.g. the account was removed meanwhile) is dropped.
+          }
+        }, delayMs).unref();
+    },
+  });
+}
+
+export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions = {}): (request: MockRequest) => MockResponse {
+  const actionStore = options.effectDelayMs ? deferringEffects(store, options.effectDelayMs) : store;
   const base = `${api.basePath}/`;
   const reference = Object.keys(hooks).length === 0;
   const effective: Handlers = { ...handlers, ...hooks.handlers };
@@ -174,7 +200,7 @@ export function createApp(store: Store, hooks: Hooks = {}): (request: MockReques
       } else if (refusal) throw refusal;
       const success = endpoint.success;
       const context: Context<EndpointName> = {
-        store,
+        store: success.kind === 'ack' ? actionStore : store,
         company,
         params: route.params as never,
         query: query as never,

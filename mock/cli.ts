@@ -3,6 +3,7 @@ import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import type { SanitizedStream, Sanitizer } from '../sanitize/sanitizer.ts';
 import { startMock } from './server.ts';
 import { catalogue } from './variants/index.ts';
+import { layouts } from './layouts.ts';
 
 export function parsePort(text: string | undefined): number {
   if (text === undefined) return 4010;
@@ -43,15 +44,18 @@ function batchedLog(stream: SanitizedStream) {
  * environment). A listen failure is the environment's, not a failed check: `SetupError`, exit 2.
  */
 export async function runMock(args: readonly string[], sanitizer?: Sanitizer): Promise<number> {
-  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' } });
+  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' } });
   const host = flags.host ?? '127.0.0.1';
   const port = parsePort(flags.port);
   const variant = flags.fault === undefined ? undefined : catalogue.find((v) => v.name === flags.fault);
   if (flags.fault !== undefined && !variant) throw new UsageError(`--fault: no variant named '${flags.fault}' (list them with: hosted-site-contract self-test --list)`);
+  if (flags.layout !== undefined && !layouts.some((l) => l.name === flags.layout)) {
+    throw new UsageError(`--layout: no layout named '${flags.layout}' (known: ${layouts.map((l) => l.name).join(', ')})`);
+  }
   const log = batchedLog(sanitizer ? sanitizer.writer(process.stderr) : process.stderr);
   let mock;
   try {
-    mock = await startMock({ host, port, ...(variant ? { variant } : {}), log: log.write });
+    mock = await startMock({ host, port, ...(variant ? { variant } : {}), ...(flags.layout !== undefined ? { layout: flags.layout } : {}), log: log.write });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new SetupError(`cannot listen on ${host}:${port}: ${(code && listenErrors[code]) ?? (error as Error).message}${code ? ` (${code})` : ''}`);

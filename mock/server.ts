@@ -15,6 +15,8 @@ import { MAX_BODY_BYTES } from './policy.ts';
 import { Store } from './store.ts';
 import type { Hooks, Variant } from './variant.ts';
 import { variantNamed } from './variants/index.ts';
+import { layoutNamed, type Layout } from './layouts.ts';
+import { seedCompanies } from './fixtures.ts';
 
 export interface MockOptions {
   readonly host?: string;
@@ -27,6 +29,8 @@ export interface MockOptions {
   readonly maxOperations?: number;
   /** A variant of the catalogue (mock/variants/), by name or value; none for the reference mock. */
   readonly variant?: string | Variant;
+  /** A layout of data and timing (mock/layouts.ts), by name; default the variant's, else the reference fixtures. */
+  readonly layout?: string;
 }
 
 /** What a client needs to talk to the mock: both tenants' keys and starting points. */
@@ -223,15 +227,22 @@ function sanitizedLog(store: Store, log: Log): Log {
   return (line) => log(sanitizer.text(line));
 }
 
-function storeFor(options: MockOptions): Store {
-  if (options.store && options.maxOperations !== undefined) throw new Error('maxOperations applies to a new store; give it to the Store passed instead');
-  return options.store ?? new Store({ maxOperations: options.maxOperations });
+function storeFor(options: MockOptions, layout: Layout | undefined): Store {
+  if (options.store && (options.maxOperations !== undefined || layout?.arrange)) throw new Error('maxOperations and layouts apply to a new store; arrange the Store passed instead');
+  if (options.store) return options.store;
+  const companies = [...seedCompanies()];
+  layout?.arrange?.(companies);
+  return new Store({ companies, maxOperations: options.maxOperations });
 }
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const store = storeFor(options);
-  const hooks = options.variant === undefined ? {} : (typeof options.variant === 'string' ? variantNamed(options.variant) : options.variant).hooks;
-  const server = createMockServer(createApp(store, hooks), options.log && sanitizedLog(store, options.log), hooks.wire);
+  const variant = typeof options.variant === 'string' ? variantNamed(options.variant) : options.variant;
+  const layoutName = options.layout ?? variant?.layout;
+  const layout = layoutName === undefined ? undefined : layoutNamed(layoutName);
+  const store = storeFor(options, layout);
+  const hooks = variant?.hooks ?? {};
+  const app = createApp(store, hooks, layout?.effectDelayMs ? { effectDelayMs: layout.effectDelayMs } : {});
+  const server = createMockServer(app, options.log && sanitizedLog(store, options.log), hooks.wire);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

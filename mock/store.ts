@@ -98,6 +98,9 @@ export interface StoreOptions {
   readonly maxOperations?: number;
 }
 
+/** The store's methods that carry out an acknowledged action's effect (a layout may defer them). */
+export const ACTION_EFFECTS = ['updateDnsRecords', 'removeSftpAccount'] as const satisfies readonly (keyof Store)[];
+
 /** Ids are stored lowercase and looked up case-insensitively (RFC 9562: UUID input ignores case). */
 export class Store {
   readonly companies: readonly CompanySeed[];

@@ -35,4 +35,6 @@ export interface Variant {
   readonly endpoint?: EndpointName;
   readonly description: string;
   readonly hooks: Hooks;
+  /** The layout of data and timing the mock runs in (mock/layouts.ts); the reference layout without. */
+  readonly layout?: string;
 }
