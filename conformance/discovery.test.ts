@@ -55,6 +55,42 @@ describe('discover against the mock', () => {
   });
 });
 
+describe('discover against the mock in other layouts', () => {
+  const discoverIn = async (layout: string) => {
+    const m = await startMock({ port: 0, layout });
+    try {
+      return await discover({ baseUrl: m.url, apiKey: m.fixtures.apiKey, siteId: m.fixtures.siteId, send });
+    } finally {
+      await m.close();
+    }
+  };
+  const staging = 'company-a/alpha/staging';
+  const live = 'company-a/alpha/live';
+
+  it('a staging domain without records is still the DNS place: probe records go inside its own name', async () => {
+    const { ids } = await discoverIn('staging-domain-without-dns');
+    expect(ids).toMatchObject({ envId: fixtureUuid(`${staging}/env`), domainId: fixtureUuid(`${staging}/domain/`), domainName: 'staging.alpha.example.test' });
+    expect(ids.dnsRecord).toBeUndefined();
+  });
+
+  it('backups and SFTP accounts found only on live are used there, and the notes say so', async () => {
+    const { ids, notes } = await discoverIn('staging-without-sftp-and-backups');
+    expect(ids).toMatchObject({ envId: fixtureUuid(`${staging}/env`), sftpEnvId: fixtureUuid(`${live}/env`), backupId: 1001 });
+    expect(ids.sftpAccountIds).toEqual([fixtureUuid(`${live}/sftp/editor`), fixtureUuid(`${live}/sftp/auditor`)]);
+    expect(notes.filter((n) => n.includes('(live), as the preferred one')).length).toBe(2);
+  });
+
+  it('staging listed first or last, discovery prefers it', async () => {
+    expect((await discoverIn('staging-first')).ids.envId).toBe(fixtureUuid(`${staging}/env`));
+  });
+
+  it('a site with only live aims there and says so', async () => {
+    const { ids, notes } = await discoverIn('only-live');
+    expect(ids.envId).toBe(fixtureUuid(`${live}/env`));
+    expect(notes.join('\n')).toMatch(/no non-live environment; actions aim at the live one/);
+  });
+});
+
 describe('discover against odd data', () => {
   const ok = (json: unknown): ProbeResponse => ({ status: 200, headers: {}, text: JSON.stringify(json), json, ms: 1 });
   const SITE = '11111111-1111-4111-8111-111111111111';

@@ -7,7 +7,7 @@ import { api } from './api.ts';
 import { codeSpans, readSections, tableRows } from './document.ts';
 import type { Endpoint, Field, FieldType, ResourceName } from './model.ts';
 import { formats } from './formats.ts';
-import { operation, resource } from './queries.ts';
+import { operation, readOf, resource } from './queries.ts';
 
 const sections = readSections();
 const section = (path: string) => {
@@ -180,6 +180,48 @@ describe('resources: every field of §Resources and fields', () => {
     }
     for (const e of api.endpoints) for (const p of e.pathParams) expect(p.type).toEqual({ kind: 'string', format: 'uuid' });
     expect(ids.filter((id) => !seen.has(id) && !api.endpoints.some((e) => e.pathParams.some((p) => p.name === id)))).toEqual([]);
+  });
+});
+
+describe('what request identifiers name (refersTo)', () => {
+  const conventions = section('Endpoints > Conventions').body;
+
+  it('every path parameter says what it names; `{id}` is the company, as the conventions say', () => {
+    expect(conventions).toContain('`{id}` is a company id');
+    for (const e of api.endpoints) {
+      for (const p of e.pathParams) expect([operation(e), p.name, p.refersTo !== undefined]).toEqual([operation(e), p.name, true]);
+    }
+    const idParams = api.endpoints.flatMap((e) => e.pathParams.filter((p) => p.name === 'id'));
+    expect(idParams.length).toBeGreaterThan(0);
+    for (const p of idParams) expect(p.refersTo).toBe('company');
+  });
+
+  it('every body field that holds an identifier says what it names, and no other field does but the DNS record name', () => {
+    const ids = codeSpans(/Identifiers \(([^)]*)\)/.exec(section('Resources and fields').body)![1]!);
+    for (const e of api.endpoints) {
+      for (const f of e.body ?? []) {
+        const holdsId = ids.includes(f.name) || /_id$/.test(f.name);
+        const dnsName = e.success.kind === 'ack' && e.success.operationKind === 'domains:update-dns-record' && f.name === 'name';
+        expect([operation(e), f.name, f.refersTo !== undefined]).toEqual([operation(e), f.name, holdsId || dnsName]);
+      }
+    }
+  });
+
+  it('every referent can be found through a read of the model (discovery reads nothing else)', () => {
+    const referents = new Set(api.endpoints.flatMap((e) => [...e.pathParams, ...(e.body ?? [])].flatMap((p) => (p.refersTo ? [p.refersTo] : []))));
+    // What holds each referent's id or name: a resource a read answers, or a field of one.
+    const holder: Record<string, ResourceName> = {
+      company: 'ValidatedKey',
+      site: 'Site',
+      environment: 'Environment',
+      domain: 'Environment',
+      'dns-record': 'DnsRecord',
+      backup: 'Backup',
+      'additional-sftp-account': 'AdditionalSftpAccount',
+      'cdn-cache': 'Environment',
+      'company-user': 'CompanyUser',
+    };
+    for (const r of referents) expect([r, readOf(holder[r]!).endpoint.effect]).toEqual([r, 'read']);
   });
 });
 
