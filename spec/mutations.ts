@@ -25,6 +25,10 @@ export interface Mutation {
   readonly missingProperty?: string;
   /** The broken value: a copy of `root` with the one change. */
   readonly apply: (root: unknown) => unknown;
+  /** The model's type of the instance broken (for `required`: of the missing field). */
+  readonly type: FieldType;
+  /** The value put in its place (absent for `required`). */
+  readonly value?: unknown;
 }
 
 export const jsonPointer = (path: readonly PathStep[]): string =>
@@ -58,18 +62,20 @@ const wrongTypeValue: Record<Exclude<FieldType['kind'], 'any' | 'ref'>, unknown>
   object: [],
 };
 
-const replace = (path: readonly PathStep[], value: unknown, keyword: Mutation['keyword'], what: string): Mutation => ({
+const replace = (type: FieldType, path: readonly PathStep[], value: unknown, keyword: Mutation['keyword'], what: string): Mutation => ({
   description: `${jsonPointer(path) || '(root)'}: ${what} ${JSON.stringify(value).slice(0, 60)}`,
   instancePath: jsonPointer(path),
   keyword,
   apply: (root) => setAt(root, path, value),
+  type,
+  value,
 });
 
 function stringMutations(type: Extract<FieldType, { kind: 'string' }>, path: readonly PathStep[], direction: Direction): Mutation[] {
-  if (type.limit === 'LIMIT-WP-COMMAND') return wpCommandNearMisses.map((miss) => replace(path, miss.value, miss.keyword, `wp_command, ${miss.why}:`));
-  if (type.format) return formatNearMisses[type.format].map((miss) => replace(path, miss, 'pattern', `near miss of ${type.format}`));
+  if (type.limit === 'LIMIT-WP-COMMAND') return wpCommandNearMisses.map((miss) => replace(type, path, miss.value, miss.keyword, `wp_command, ${miss.why}:`));
+  if (type.format) return formatNearMisses[type.format].map((miss) => replace(type, path, miss, 'pattern', `near miss of ${type.format}`));
   // ASM-EXP-INTERVAL-OUTSIDE: strings certain to be outside the five values.
-  if (type.enum && direction === 'request') return ['', 'days 7', 'DAYS_7'].map((miss) => replace(path, miss, 'pattern', 'outside the enum'));
+  if (type.enum && direction === 'request') return ['', 'days 7', 'DAYS_7'].map((miss) => replace(type, path, miss, 'pattern', 'outside the enum'));
   return [];
 }
 
@@ -85,6 +91,7 @@ function fieldsMutations(fields: readonly Field[], value: unknown, path: readonl
             keyword: 'required',
             missingProperty: field.name,
             apply: (root) => deleteAt(root, path, field.name),
+            type: field.type,
           },
         ]
       : [];
@@ -102,17 +109,17 @@ export function mutationsOf(type: FieldType, value: unknown, direction: Directio
     case 'any':
       return [];
     case 'ref':
-      return [replace(path, wrongTypeValue.object, 'type', 'wrong type'), ...fieldsMutations(resource(type.resource).fields, value, path, direction)];
+      return [replace(type, path, wrongTypeValue.object, 'type', 'wrong type'), ...fieldsMutations(resource(type.resource).fields, value, path, direction)];
     case 'object':
-      return [replace(path, wrongTypeValue.object, 'type', 'wrong type'), ...fieldsMutations(type.fields, value, path, direction)];
+      return [replace(type, path, wrongTypeValue.object, 'type', 'wrong type'), ...fieldsMutations(type.fields, value, path, direction)];
     case 'array': {
       const first = Array.isArray(value) && value.length > 0 ? mutationsOf(type.items, value[0], direction, [...path, 0]) : [];
-      return [replace(path, wrongTypeValue.array, 'type', 'wrong type'), ...first];
+      return [replace(type, path, wrongTypeValue.array, 'type', 'wrong type'), ...first];
     }
     case 'string':
-      return [replace(path, wrongTypeValue.string, 'type', 'wrong type'), ...stringMutations(type, path, direction)];
+      return [replace(type, path, wrongTypeValue.string, 'type', 'wrong type'), ...stringMutations(type, path, direction)];
     default:
-      return [replace(path, wrongTypeValue[type.kind], 'type', 'wrong type')];
+      return [replace(type, path, wrongTypeValue[type.kind], 'type', 'wrong type')];
   }
 }
 
@@ -122,12 +129,13 @@ export function responseMutations(endpoint: Endpoint, value: unknown): Mutation[
   if (success.kind !== 'ack') return mutationsOf(success.body, value, 'response');
   const otherKind = operationKinds.find((kind) => kind !== success.operationKind)!;
   const uuid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  const id = { kind: 'string' } as const;
   return [
     ...mutationsOf({ kind: 'ref', resource: 'Acknowledgement' }, value, 'response'),
-    replace(['operation_id'], `${otherKind}-${uuid}`, 'pattern', 'another action\'s kind'),
-    replace(['operation_id'], `${success.operationKind}-${formatNearMisses.uuid[0]}`, 'pattern', 'kind with a malformed UUID'),
-    replace(['operation_id'], uuid, 'pattern', 'no kind'),
-    replace(['status'], 200, 'const', 'status other than 202'),
+    replace(id, ['operation_id'], `${otherKind}-${uuid}`, 'pattern', 'another action\'s kind'),
+    replace(id, ['operation_id'], `${success.operationKind}-${formatNearMisses.uuid[0]}`, 'pattern', 'kind with a malformed UUID'),
+    replace(id, ['operation_id'], uuid, 'pattern', 'no kind'),
+    replace({ kind: 'number' }, ['status'], 200, 'const', 'status other than 202'),
   ];
 }
 

@@ -11,12 +11,11 @@
 import { api } from '../../spec/api.ts';
 import { formatNearMisses } from '../../spec/arbitraries.ts';
 import type { Endpoint, Field, FieldType } from '../../spec/model.ts';
-import { inScope, operation, resource, rule } from '../../spec/queries.ts';
+import { requestMutations, type Mutation } from '../../spec/mutations.ts';
+import { inScope, rule } from '../../spec/queries.ts';
 import type { Probe, ProbeContext, ProbeSource, Skip } from '../types.ts';
-import { idsForInvalid, show, standInBody, validRequests, wrongTypes } from './inputs.ts';
+import { idsForInvalid, standInBody, validRequests } from './inputs.ts';
 import { bearer, makeProbe, streamSeed, type Body, type RequestParts } from './request.ts';
-
-type Step = string | number;
 
 /** One broken request body, and what was broken. */
 interface Break {
@@ -26,46 +25,37 @@ interface Break {
   readonly body: Body;
 }
 
-const pointer = (path: readonly Step[]) => path.map((s) => `/${s}`).join('');
+/** UUID near misses no reading accepts (the empty string is left out: it may read as absent). */
+const uuidMisses = new Set(formatNearMisses.uuid.filter((v) => v !== '').slice(0, 3));
 
-function setAt(root: unknown, path: readonly Step[], value: unknown): unknown {
-  const copy = structuredClone(root) as Record<Step, unknown>;
-  let parent = copy;
-  for (const step of path.slice(0, -1)) parent = parent[step] as Record<Step, unknown>;
-  parent[path[path.length - 1]!] = value;
-  return copy;
+/**
+ * Whether a one-field break of the model (spec/mutations.ts) is one every reading of the document
+ * refuses: a wrong JSON type, a stated-required field missing, a UUID near miss where the document
+ * states the UUID. Not: a format it leaves to meaning or to an assumption (an e-mail, a non-UUID
+ * `environment_id`: ASM-ENVIRONMENT-ID-UUID), nor a field under a stated limit (limits.ts breaks
+ * those, under the limit's rule).
+ */
+function refusedByEveryReading(mutation: Mutation, field: Field | undefined): boolean {
+  if (!field || (field.type.kind === 'string' && field.type.limit)) return false;
+  if (mutation.keyword === 'type' || mutation.keyword === 'required') return true;
+  const stated = mutation.type.kind === 'string' && mutation.type.format === 'uuid' && !field.assumption;
+  return mutation.keyword === 'pattern' && stated && uuidMisses.has(mutation.value as string);
+}
+
+/** The top-level field a mutation breaks (the one it removes, for `required` at the root). */
+const topField = (mutation: Mutation): string | undefined => (mutation.instancePath === '' ? mutation.missingProperty : mutation.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+function fieldBreaks(endpoint: Endpoint, body: Record<string, unknown>): Break[] {
+  return requestMutations(endpoint, body).flatMap((mutation) => {
+    const name = topField(mutation);
+    const field = endpoint.body?.find((f) => f.name === name);
+    if (!refusedByEveryReading(mutation, field)) return [];
+    const why = mutation.keyword === 'required' ? ' (stated required)' : mutation.keyword === 'type' ? ` (not ${typeName(mutation.type)})` : ' (not a UUID)';
+    return [{ field: name!, title: `${mutation.description}${why}`, body: { json: mutation.apply(body) } }];
+  });
 }
 
 const typeName = (type: FieldType): string => (type.kind === 'ref' ? 'an object' : type.kind === 'integer' || type.kind === 'array' || type.kind === 'object' ? `an ${type.kind}` : `a ${type.kind}`);
-
-/** UUID near misses no reading accepts (the empty string is left out: it may read as absent). */
-const uuidMisses = formatNearMisses.uuid.filter((v) => v !== '').slice(0, 3);
-
-/** Wrong types of a value and of everything inside it (arrays at their first item). */
-function typeBreaks(type: FieldType, value: unknown, path: readonly Step[], root: unknown): Break[] {
-  const field = String(path[0]);
-  const here = wrongTypes(type).map((wrong) => ({ field, title: `${pointer(path)} ${show(wrong)} (not ${typeName(type)})`, body: { json: setAt(root, path, wrong) } }));
-  const fields = type.kind === 'object' ? type.fields : type.kind === 'ref' ? resource(type.resource).fields : undefined;
-  if (fields && typeof value === 'object' && value !== null) {
-    return [...here, ...fields.flatMap((f) => (f.name in value ? typeBreaks(f.type, (value as Record<string, unknown>)[f.name], [...path, f.name], root) : []))];
-  }
-  if (type.kind === 'array' && Array.isArray(value) && value.length > 0) return [...here, ...typeBreaks(type.items, value[0], [...path, 0], root)];
-  return here;
-}
-
-function fieldBreaks(field: Field, body: Record<string, unknown>): Break[] {
-  if (field.type.kind === 'string' && field.type.limit) return []; // limits.ts, under the limit's rule
-  const breaks = field.name in body ? typeBreaks(field.type, body[field.name], [field.name], body) : [];
-  if (field.presence === 'required') {
-    const { [field.name]: _, ...rest } = body;
-    breaks.push({ field: field.name, title: `without ${field.name} (stated required)`, body: { json: rest } });
-  }
-  // A format resting on an assumption (ASM-ENVIRONMENT-ID-UUID) is never broken: the document does not state it.
-  if (field.type.kind === 'string' && field.type.format === 'uuid' && !field.assumption) {
-    for (const miss of uuidMisses) breaks.push({ field: field.name, title: `/${field.name} ${show(miss)} (not a UUID)`, body: { json: { ...body, [field.name]: miss } } });
-  }
-  return breaks;
-}
 
 /**
  * Bodies that are not JSON, or not a JSON object (§Errors: "Malformed ... request"). A JSON `null`
@@ -82,7 +72,7 @@ function wholeBodyBreaks(endpoint: Endpoint, body: Record<string, unknown>): Bre
 }
 
 function bodyBreaks(endpoint: Endpoint, body: Record<string, unknown>): Break[] {
-  return [...wholeBodyBreaks(endpoint, body), ...(endpoint.body ?? []).flatMap((field) => fieldBreaks(field, body))];
+  return [...wholeBodyBreaks(endpoint, body), ...fieldBreaks(endpoint, body)];
 }
 
 export const inputProbes: ProbeSource = (context: ProbeContext) => {
