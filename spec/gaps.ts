@@ -133,8 +133,10 @@ export const assumptions: readonly Assumption[] = [
   },
   {
     id: 'ASM-IPV4-MASK',
-    choice: 'A masked octet of `external_ip` is a run of characters that are not digits, dots or white space (e.g. `xxx`, `***`).',
-    why: 'The document says "possibly partly masked" without showing the mask characters.',
+    choice:
+      'The mask characters of `external_ip` are `x`, `X` and `*`. A masked octet is one to three digits and mask characters, at least one a mask, in any mix (`1xx`, `10x`, `xxx`, `x`, `*`, `***`); any octet may be masked, all four included. Other letters, empty octets and other than four octets are not an address.',
+    why:
+      'The document says "possibly partly masked" without showing the mask. The vendor\'s public API reference shows `1xx.1xx.1xx.1xx`; `x`/`X` and `*` are the characters masked addresses commonly use. A mask stands in for digits, so an octet keeps its width of at most three.',
     cite: { section: "Resources and fields > Environment (returned by the list of a site's environments)", quote: 'an IPv4 address, possibly partly masked' },
     scope: { endpoints: ['listEnvironments'] },
   },
