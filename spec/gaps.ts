@@ -11,6 +11,15 @@ const READ_404 = {
 };
 const INVALID_400 = { section: 'Errors', quote: '400 | Bad request format | Malformed or invalid request' };
 
+/**
+ * ASM-EPOCH-MS-PLAUSIBLE: the least value taken as epoch milliseconds a service of this kind
+ * means. 10^11 ms is 1973-03-03T09:46:40Z; the epoch-seconds value of any date from then to the
+ * year 5138 is below it, and the milliseconds value of any date after it is above.
+ */
+export const EPOCH_MS_PLAUSIBLE_FROM = 1e11;
+const EPOCH_MS_PLAUSIBLE_FROM_TEXT = `10^${Math.log10(EPOCH_MS_PLAUSIBLE_FROM)}`;
+const EPOCH_MS_PLAUSIBLE_FROM_DATE = new Date(EPOCH_MS_PLAUSIBLE_FROM).toISOString().replace('.000Z', 'Z');
+
 export const unknowns: readonly Unknown[] = [
   {
     id: 'UNK-HIDDEN-GROUPS',
@@ -182,6 +191,23 @@ export const assumptions: readonly Assumption[] = [
     why: 'Required/optional marking is not shown for most body fields.',
     cite: { section: 'Endpoints > Conventions', quote: 'for all other body fields: not shown' },
     scope: 'with-body',
+  },
+  {
+    id: 'ASM-DOCUMENTED-FIELDS-PRESENT',
+    choice:
+      'Every response field the document lists (presence `documented`) is present in a success body; only the fields it says may be missing (`children` "absent on leaves", error `data` "may be absent") may be left out. RESPONSE-SCHEMA fails a body that lacks one.',
+    why: 'The document lists each resource\'s fields and types but never says they are always sent; that it names the two that may be absent reads as saying the others are not. It is a reading, not the letter, so reports name it.',
+    cite: { section: 'Resources and fields', quote: 'Types are as used by the wire format.' },
+    // The bodies RESPONSE-SCHEMA judges (acknowledgements are ACK-202's, from their stated body).
+    scope: 'with-response-body',
+  },
+  {
+    id: 'ASM-EPOCH-MS-PLAUSIBLE',
+    choice: `A value the model types as epoch milliseconds (meaning \`epoch-ms\`, format \`epoch-ms-string\`) below ${EPOCH_MS_PLAUSIBLE_FROM_TEXT} (before ${EPOCH_MS_PLAUSIBLE_FROM_DATE}) is implausible for its unit, most likely epoch seconds: RESPONSE-SCHEMA warns of it, and fails it under \`--strict\`.`,
+    why: 'The document states the unit, not a range. No backup of a hosted site and no expiry of a key of this API falls before March 1973, while every date from then to the year 5138 written in epoch seconds falls below the bound: it tells the two units apart for every date either could mean.',
+    cite: { section: 'Resources and fields > Backup', quote: 'number, epoch milliseconds' },
+    // The endpoints whose success body holds an epoch-milliseconds value (spec/api.test.ts derives them from the model).
+    scope: { endpoints: ['validateApiKey', 'listBackups'] },
   },
 ];
 
