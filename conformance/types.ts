@@ -70,7 +70,10 @@ export interface Exchange {
 
 /** Options that change what the checks accept. */
 export interface CheckOptions {
-  /** Resolve the document's conflicts by the letter of the per-endpoint tables. */
+  /**
+   * Resolve the document's conflicts by the letter of the per-endpoint tables, and fail what is
+   * otherwise a warning on a reading (values implausible for their unit: ASM-EPOCH-MS-PLAUSIBLE).
+   */
   readonly strict: boolean;
 }
 

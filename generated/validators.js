@@ -564,7 +564,7 @@ export const validateSiteEnvironmentSummary = validate53;
 export const validateEnvironment = validate58;
 const pattern12 = new RegExp("^/", "u");
 const pattern13 = new RegExp("^[0-9]+(?:\\.[0-9]+)+$", "u");
-const pattern14 = new RegExp("^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[^.\\s0-9]+)(?:\\.(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[^.\\s0-9]+)){3}$", "u");
+const pattern14 = new RegExp("^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[xX*][0-9xX*]{0,2}|[0-9][xX*][0-9xX*]?|[0-9]{2}[xX*])(?:\\.(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[xX*][0-9xX*]{0,2}|[0-9][xX*][0-9xX*]?|[0-9]{2}[xX*])){3}$", "u");
 const pattern16 = new RegExp("^php[0-9]+\\.[0-9]+$", "u");
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1028,7 +1028,7 @@ if(data17.external_ip !== undefined){
 let data18 = data17.external_ip;
 if(typeof data18 === "string"){
 if(!pattern14.test(data18)){
-const err38 = {instancePath:instancePath+"/ssh_connection/ssh_ip/external_ip",schemaPath:"#/properties/ssh_connection/properties/ssh_ip/properties/external_ip/pattern",keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[^.\\s0-9]+)(?:\\.(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[^.\\s0-9]+)){3}$"},message:"must match pattern \""+"^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[^.\\s0-9]+)(?:\\.(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[^.\\s0-9]+)){3}$"+"\""};
+const err38 = {instancePath:instancePath+"/ssh_connection/ssh_ip/external_ip",schemaPath:"#/properties/ssh_connection/properties/ssh_ip/properties/external_ip/pattern",keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[xX*][0-9xX*]{0,2}|[0-9][xX*][0-9xX*]?|[0-9]{2}[xX*])(?:\\.(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[xX*][0-9xX*]{0,2}|[0-9][xX*][0-9xX*]?|[0-9]{2}[xX*])){3}$"},message:"must match pattern \""+"^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[xX*][0-9xX*]{0,2}|[0-9][xX*][0-9xX*]?|[0-9]{2}[xX*])(?:\\.(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|[xX*][0-9xX*]{0,2}|[0-9][xX*][0-9xX*]?|[0-9]{2}[xX*])){3}$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
 }

@@ -7,7 +7,7 @@ import { api } from './api.ts';
 import { codeSpans, readSections, tableRows } from './document.ts';
 import type { Endpoint, Field, FieldType, ResourceName } from './model.ts';
 import { formats } from './formats.ts';
-import { operation, readOf, resource } from './queries.ts';
+import { holdsEpochMs, operation, readOf, resource } from './queries.ts';
 
 const sections = readSections();
 const section = (path: string) => {
@@ -131,7 +131,19 @@ const documentFieldNames = (body: string): string[] => {
   return [...body.matchAll(/`([a-z_]+)` \(/g)].map((m) => m[1]!);
 };
 
+/** Each field of a resource section with the document's words for its type. */
+const documentFieldTypes = (body: string): [string, string][] => {
+  const rows = tableRows(body);
+  if (rows.length) return rows.map((cells) => [cells[0]!, cells[1]!]);
+  return [...body.matchAll(/`([a-z_]+)` \(([^)]*)\)/g)].map((m) => [m[1]!, m[2]!]);
+};
+
 describe('resources: every field of §Resources and fields', () => {
+  it.each(resourceSections)('%s: the fields typed as epoch milliseconds are those the document says hold them', (path, name) => {
+    const stated = documentFieldTypes(sectionStartingWith(path).body).filter(([, words]) => /epoch milliseconds/.test(words)).map(([field]) => field);
+    expect(resource(name).fields.filter((f) => holdsEpochMs(f.type)).map((f) => f.name)).toEqual(stated);
+  });
+
   it.each(resourceSections)('%s has the same fields as the model', (path, name) => {
     const expected = documentFieldNames(sectionStartingWith(path).body);
     expect(resource(name).fields.map((f) => f.name)).toEqual(expected);
@@ -311,6 +323,20 @@ describe('gaps: assumptions, conflicts and unknowns are referenced and well form
     for (const entry of [...api.rules, ...api.assumptions]) {
       if (typeof entry.scope === 'object') for (const name of entry.scope.endpoints) expect([entry.id, names.has(name)]).toEqual([entry.id, true]);
     }
+  });
+
+  it('ASM-EPOCH-MS-PLAUSIBLE is scoped to exactly the endpoints whose success body holds epoch milliseconds', () => {
+    const holds = (type: FieldType, seen: Set<ResourceName>): boolean => {
+      if (holdsEpochMs(type)) return true;
+      if (type.kind === 'array') return holds(type.items, seen);
+      if (type.kind === 'object') return type.fields.some((f) => holds(f.type, seen));
+      if (type.kind !== 'ref' || seen.has(type.resource)) return false;
+      seen.add(type.resource);
+      return resource(type.resource).fields.some((f) => holds(f.type, seen));
+    };
+    const carrying = api.endpoints.filter((e) => e.success.kind !== 'ack' && holds(e.success.body, new Set())).map((e) => e.name);
+    expect(carrying.length).toBeGreaterThan(0);
+    expect(api.assumptions.find((a) => a.id === 'ASM-EPOCH-MS-PLAUSIBLE')?.scope).toEqual({ endpoints: carrying });
   });
 
   it('references only assumption and unknown ids that exist', () => {

@@ -83,6 +83,7 @@ describe('formatArb', () => {
     ['date-time', 'no fraction', (v: string) => /:\d{2}(Z|[+-]\d{2}:\d{2})$/.test(v)],
     ['date-time-ms', 'a numeric offset', (v: string) => /\.\d{3}[+-]\d{2}:\d{2}$/.test(v)],
     ['ipv4-maskable', 'a masked octet', (v: string) => /[^\d.]/.test(v)],
+    ['ipv4-maskable', 'an octet of digits and mask characters', (v: string) => /\d[xX*]|[xX*]\d/.test(v)],
     ['ip', 'a compressed IPv6 address', (v: string) => v.includes('::')],
     ['ip', 'an IPv6 address with an IPv4 tail', (v: string) => v.includes(':') && v.includes('.')],
     ['hostname', 'an underscore label', (v: string) => v.includes('_')],
@@ -113,6 +114,43 @@ describe('formatNearMisses', () => {
     ['uuid', '0f8fad5b-d9cb-469f-a165-70867728950', 'a group of the wrong length'],
   ] as const)('%s includes %j (%s)', (format, miss, _why) => {
     expect(formatNearMisses[format]).toContain(miss);
+  });
+});
+
+/**
+ * ASM-IPV4-MASK, stated independently of the pattern: an address is four octets, each a decimal
+ * octet or one to three digits and mask characters (`x`, `X`, `*`) with at least one mask.
+ */
+describe('ipv4-maskable: masks in any mix, near misses refused', () => {
+  const maskChar = fc.constantFrom('x', 'X', '*');
+  const shownOctet = fc.nat({ max: 255 }).map(String);
+  /** A mask at one of the (up to three) places, the others digits or masks. */
+  const maskedOctet = fc
+    .tuple(fc.integer({ min: 1, max: 3 }), fc.nat({ max: 2 }), maskChar, fc.array(fc.oneof(fc.constantFrom(...'0123456789'), maskChar), { minLength: 2, maxLength: 2 }))
+    .map(([width, at, mask, others]) => {
+      const chars = [...others.slice(0, width - 1)];
+      chars.splice(Math.min(at, width - 1), 0, mask);
+      return chars.join('');
+    });
+  const octet = fc.oneof(shownOctet, maskedOctet);
+  const address = fc.array(octet, { minLength: 4, maxLength: 4 });
+  const otherLetter = fc.constantFrom(...'abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWYZ_-#?•');
+
+  it('every address of four octets, each shown or masked in any mix, passes', () => {
+    fc.assert(fc.property(address, (octets) => matchesPattern('ipv4-maskable', octets.join('.'))));
+  });
+
+  it('the vendor reference\'s form passes: 1xx.1xx.1xx.1xx', () => {
+    expect(matchesPattern('ipv4-maskable', '1xx.1xx.1xx.1xx')).toBe(true);
+  });
+
+  it.each([
+    ['three or five octets', address.chain((o) => fc.constantFrom(o.slice(0, 3), [...o, '1xx']))],
+    ['an empty octet', fc.tuple(address, fc.nat({ max: 3 })).map(([o, i]) => o.map((x, j) => (j === i ? '' : x)))],
+    ['a letter other than the mask in an octet', fc.tuple(address, fc.nat({ max: 3 }), otherLetter).map(([o, i, c]) => o.map((x, j) => (j === i ? `${x.slice(0, 2)}${c}` : x)))],
+    ['an octet four wide', fc.tuple(address, fc.nat({ max: 3 }), maskChar).map(([o, i, c]) => o.map((x, j) => (j === i ? `${x}${c.repeat(4 - x.length)}` : x)))],
+  ] as const)('%s fails', (_, broken) => {
+    fc.assert(fc.property(broken, (octets) => !matchesPattern('ipv4-maskable', octets.join('.'))));
   });
 });
 

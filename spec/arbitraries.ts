@@ -65,10 +65,19 @@ const epochMsArb = instantArb.map((d) => d.getTime());
 const octetArb = fc.nat({ max: 255 });
 const ipv4Arb = fc.tuple(octetArb, octetArb, octetArb, octetArb).map((octets) => octets.join('.'));
 
-/** Masks are runs of non-digit, non-dot, non-space characters (ASM-IPV4-MASK); "partly": at least one octet shows. */
+/** An octet with some or all of its digits masked (ASM-IPV4-MASK): `1xx`, `10x`, `x`, `***`, `2*5`. */
+const maskedOctetArb = octetArb
+  .chain((octet) => fc.tuple(fc.constant(String(octet)), fc.array(fc.boolean(), { minLength: String(octet).length, maxLength: String(octet).length })))
+  .filter(([, masked]) => masked.includes(true))
+  .chain(([digits, masked]) =>
+    fc.tuple(...[...digits].map((digit, i) => (masked[i] ? fc.constantFrom('x', 'X', '*') : fc.constant(digit)))).map((chars) => chars.join('')),
+  );
+
+/** "partly masked": any mix of shown and masked octets (the vendor's reference shows `1xx.1xx.1xx.1xx`). */
 const maskedIpv4Arb = fc
-  .tuple(fc.array(fc.oneof(octetArb.map(String), fc.constantFrom('x', 'xx', 'xxx', 'XXX', '*', '**', '***')), { minLength: 4, maxLength: 4 }), octetArb)
-  .map(([octets, shown]) => (octets.every((o) => /\D/.test(o)) ? [String(shown), ...octets.slice(1)] : octets).join('.'));
+  .array(fc.oneof(octetArb.map(String), maskedOctetArb), { minLength: 4, maxLength: 4 })
+  .filter((octets) => octets.some((o) => /[xX*]/.test(o)))
+  .map((octets) => octets.join('.'));
 
 /** IPv6 in RFC 4291 §2.2 text forms: full, `::`-compressed at any run of zeros, IPv4 tail, either case. */
 const ipv6Arb: fc.Arbitrary<string> = fc
@@ -199,7 +208,23 @@ export const formatNearMisses: Readonly<Record<StringFormat, readonly string[]>>
   'date-time': ['2024-05-01', '1714557600000', '2024-13-01T10:00:00Z', '2024-05-32T10:00:00Z', '2024-05-01T10:61:00Z', '2024-05-01T10:00:00+25:00', 'May 1, 2024 10:00', ''],
   'date-time-ms': ['2024-05-01T10:00:00Z', '2024-05-01T10:00:00+02:00', '1714557600000', '2024-05-01', '2024-05-01T10:00Z', '2024-13-01T10:00:00.000Z', ''],
   'epoch-ms-string': ['1.7e12', '1714557600000.5', ' 1714557600000', '1714557600000 ', '2024-05-01T10:00:00.000Z', '0x18F3', ''],
-  'ipv4-maskable': ['256.1.2.3', '1.2.3', '1.2.3.4.5', '1..2.3', '1.2.3. 4', '::1', ''],
+  'ipv4-maskable': [
+    '256.1.2.3',
+    '1.2.3',
+    '1.2.3.4.5',
+    '1xx.1xx.1xx.1xx.1xx', // five octets, masked
+    '1..2.3',
+    '1xx..1xx.1xx', // an empty octet
+    '1.2.3. 4',
+    '1ab.1xx.1xx.1xx', // letters other than the mask
+    'abc.def.ghi.jkl',
+    '1yy.1xx.1xx.1xx',
+    '1xxx.1xx.1xx.1xx', // wider than an octet
+    '1-x.1xx.1xx.1xx',
+    '1xx.1xx.1xx.1xx ',
+    '::1',
+    '',
+  ],
   ip: ['256.1.2.3', '1.2.3', '1.2.3.4.5', '1:2:3:4:5:6:7:8:9', '1::2::3', 'gggg::1', '12345::1', 'example.com', ''],
   'php-version': ['8.1', 'php8', 'php 8.1', 'php8.1.2', 'php8.', 'php.1', 'phpx.y', ''],
   'dotted-version': ['6', 'v6.4.2', '6..4', '6.4.', '.6.4', '6.4 ', ''],

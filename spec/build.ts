@@ -12,7 +12,7 @@ export const ref = (resource: ResourceName): FieldType => ({ kind: 'ref', resour
 export const array = (items: FieldType): FieldType => ({ kind: 'array', items });
 export const object = (...fields: Field[]): FieldType => ({ kind: 'object', fields });
 
-/** A field the document lists in a response: a conformant server sends it. */
+/** A field the document lists in a response: a conformant server sends it (ASM-DOCUMENTED-FIELDS-PRESENT). */
 export const field = (name: string, type: FieldType, doc: string, presence: Presence = 'documented'): Field => ({
   name,
   type,

@@ -15,7 +15,12 @@ export interface FormatSpec {
 }
 
 const octet = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
-const maskedOctet = `(?:${octet}|[^.\\s0-9]+)`;
+/** The mask characters of ASM-IPV4-MASK. */
+const mask = '[xX*]';
+// An octet shows at most three digits, so a mask standing in for some or all of them keeps that
+// width: one to three digits and mask characters, at least one of them a mask (`1xx`, `10x`, `*`).
+// Spelled without lookahead, so every regex dialect an OpenAPI tool uses reads it alike.
+const maskedOctet = `(?:${octet}|${mask}[0-9xX*]{0,2}|[0-9]${mask}[0-9xX*]?|[0-9]{2}${mask})`;
 const date = '[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])';
 const zone = '(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)';
 const hex = '[0-9a-fA-F]';
@@ -62,7 +67,7 @@ export const formats: Record<StringFormat, FormatSpec> = {
     cite: { section: 'Resources and fields > Validated key (result of validation)', quote: 'string holding epoch milliseconds as decimal digits' },
   },
   'ipv4-maskable': {
-    description: 'dotted IPv4 address; any octet may be masked by non-digit characters',
+    description: 'dotted IPv4 address; any octet may be masked in part or whole by `x`, `X` or `*` (e.g. `1xx.1xx.1xx.1xx`)',
     pattern: `^${maskedOctet}(?:\\.${maskedOctet}){3}$`,
     cite: { section: "Resources and fields > Environment (returned by the list of a site's environments)", quote: 'an IPv4 address, possibly partly masked' },
     assumption: 'ASM-IPV4-MASK',

@@ -11,6 +11,15 @@ const READ_404 = {
 };
 const INVALID_400 = { section: 'Errors', quote: '400 | Bad request format | Malformed or invalid request' };
 
+/**
+ * ASM-EPOCH-MS-PLAUSIBLE: the least value taken as epoch milliseconds a service of this kind
+ * means. 10^11 ms is 1973-03-03T09:46:40Z; the epoch-seconds value of any date from then to the
+ * year 5138 is below it, and the milliseconds value of any date after it is above.
+ */
+export const EPOCH_MS_PLAUSIBLE_FROM = 1e11;
+const EPOCH_MS_PLAUSIBLE_FROM_TEXT = `10^${Math.log10(EPOCH_MS_PLAUSIBLE_FROM)}`;
+const EPOCH_MS_PLAUSIBLE_FROM_DATE = new Date(EPOCH_MS_PLAUSIBLE_FROM).toISOString().replace('.000Z', 'Z');
+
 export const unknowns: readonly Unknown[] = [
   {
     id: 'UNK-HIDDEN-GROUPS',
@@ -133,8 +142,10 @@ export const assumptions: readonly Assumption[] = [
   },
   {
     id: 'ASM-IPV4-MASK',
-    choice: 'A masked octet of `external_ip` is a run of characters that are not digits, dots or white space (e.g. `xxx`, `***`).',
-    why: 'The document says "possibly partly masked" without showing the mask characters.',
+    choice:
+      'The mask characters of `external_ip` are `x`, `X` and `*`. A masked octet is one to three digits and mask characters, at least one a mask, in any mix (`1xx`, `10x`, `xxx`, `x`, `*`, `***`); any octet may be masked, all four included. Other letters, empty octets and other than four octets are not an address.',
+    why:
+      'The document says "possibly partly masked" without showing the mask. The vendor\'s public API reference shows `1xx.1xx.1xx.1xx`; `x`/`X` and `*` are the characters masked addresses commonly use. A mask stands in for digits, so an octet keeps its width of at most three.',
     cite: { section: "Resources and fields > Environment (returned by the list of a site's environments)", quote: 'an IPv4 address, possibly partly masked' },
     scope: { endpoints: ['listEnvironments'] },
   },
@@ -180,6 +191,23 @@ export const assumptions: readonly Assumption[] = [
     why: 'Required/optional marking is not shown for most body fields.',
     cite: { section: 'Endpoints > Conventions', quote: 'for all other body fields: not shown' },
     scope: 'with-body',
+  },
+  {
+    id: 'ASM-DOCUMENTED-FIELDS-PRESENT',
+    choice:
+      'Every response field the document lists (presence `documented`) is present in a success body; only the fields it says may be missing (`children` "absent on leaves", error `data` "may be absent") may be left out. RESPONSE-SCHEMA fails a body that lacks one.',
+    why: 'The document lists each resource\'s fields and types but never says they are always sent; that it names the two that may be absent reads as saying the others are not. It is a reading, not the letter, so reports name it.',
+    cite: { section: 'Resources and fields', quote: 'Types are as used by the wire format.' },
+    // The bodies RESPONSE-SCHEMA judges (acknowledgements are ACK-202's, from their stated body).
+    scope: 'with-response-body',
+  },
+  {
+    id: 'ASM-EPOCH-MS-PLAUSIBLE',
+    choice: `A value the model types as epoch milliseconds (meaning \`epoch-ms\`, format \`epoch-ms-string\`) below ${EPOCH_MS_PLAUSIBLE_FROM_TEXT} (before ${EPOCH_MS_PLAUSIBLE_FROM_DATE}) is implausible for its unit, most likely epoch seconds: RESPONSE-SCHEMA warns of it, and fails it under \`--strict\`.`,
+    why: 'The document states the unit, not a range. No backup of a hosted site and no expiry of a key of this API falls before March 1973, while every date from then to the year 5138 written in epoch seconds falls below the bound: it tells the two units apart for every date either could mean.',
+    cite: { section: 'Resources and fields > Backup', quote: 'number, epoch milliseconds' },
+    // The endpoints whose success body holds an epoch-milliseconds value (spec/api.test.ts derives them from the model).
+    scope: { endpoints: ['validateApiKey', 'listBackups'] },
   },
 ];
 

@@ -69,7 +69,8 @@ export type FieldType =
 
 /**
  * Whether a field must be present.
- * - `documented`: a response field the document lists; a conformant server sends it.
+ * - `documented`: a response field the document lists; a conformant server sends it (a reading,
+ *   not the letter: ASM-DOCUMENTED-FIELDS-PRESENT).
  * - `may-be-absent`: response fields the document says may be missing (`children` "absent on leaves", error `data`).
  * - `required`: a request field the document marks required.
  * - `not-shown`: a request field without marking ("Required or optional marking of body fields

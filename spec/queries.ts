@@ -95,6 +95,32 @@ export type Direction = 'response' | 'request';
 export const mustBePresent = (field: Pick<Field, 'presence'>, direction: Direction): boolean =>
   direction === 'response' ? field.presence === 'documented' : field.presence === 'required';
 
+/** Whether values of a type are epoch milliseconds: a number of meaning `epoch-ms`, or their decimal digits in a string. */
+export const holdsEpochMs = (type: FieldType): boolean =>
+  (type.kind === 'number' && type.meaning === 'epoch-ms') || (type.kind === 'string' && type.format === 'epoch-ms-string');
+
+/** A value of a body with the model type it has there, and its path (keys and array indexes). */
+export interface TypedValue {
+  readonly path: readonly (string | number)[];
+  readonly type: FieldType;
+  readonly value: unknown;
+}
+
+/**
+ * Every value of `value` that the model types, read along `type`, depth first. Values of other
+ * shapes than the type's (a validator's business) and properties the model does not list are
+ * passed over.
+ */
+export function* typedValues(type: FieldType, value: unknown, path: readonly (string | number)[] = []): Generator<TypedValue> {
+  yield { path, type, value };
+  if (type.kind === 'array' && Array.isArray(value)) {
+    for (const [i, item] of value.entries()) yield* typedValues(type.items, item, [...path, i]);
+  } else if ((type.kind === 'object' || type.kind === 'ref') && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const fields = type.kind === 'object' ? type.fields : resource(type.resource).fields;
+    for (const f of fields) if (Object.hasOwn(value, f.name)) yield* typedValues(f.type, (value as Record<string, unknown>)[f.name], [...path, f.name]);
+  }
+}
+
 /** Names of every field the model marks secret, for redaction. */
 export const secretFieldNames: readonly string[] = (() => {
   const names = new Set<string>();

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auth401, authBearer, authSchemeCase } from './auth.ts';
+import { auth401, authBearer, authSchemeCase, messageBand } from './auth.ts';
 import { exchange, expectJudgement, judge, TEST_API_KEY, type Case } from './testing.ts';
 
 const unauthorizedBody = { message: 'No or invalid API key provided', status: 401 };
@@ -8,13 +9,21 @@ const noKey = { rule: 'AUTH-401', expect: 'unauthorized', headers: {} } as const
 describe('AUTH-401', () => {
   const cases: [string, Case][] = [
     ['401 with the documented message', { given: { ...noKey, status: 401, json: unauthorizedBody }, want: 'pass' }],
-    ['401 saying "Unauthorized"', { given: { ...noKey, status: 401, json: { message: 'Unauthorized', status: 401 } }, want: 'pass' }],
     ['401 about a token', { given: { ...noKey, status: 401, json: { message: 'Invalid token', status: 401 } }, want: 'pass' }],
     ['401 about credentials', { given: { ...noKey, status: 401, json: { message: 'Missing CREDENTIALS', status: 401 } }, want: 'pass' }],
+    ['401 saying "Unauthenticated"', { given: { ...noKey, status: 401, json: { message: 'Unauthenticated.', status: 401 } }, want: 'pass' }],
+    ['401 in camelCase', { given: { ...noKey, status: 401, json: { message: 'apiKeyMissing', status: 401 } }, want: 'pass' }],
     [
-      '401 whose message says nothing about the key: a warning',
-      { given: { ...noKey, status: 401, json: { message: 'Forbidden', status: 401 } }, want: { match: /"Forbidden" says nothing about a key/, severity: 'warning' } },
+      '401 saying only "Unauthorized": a warning (it may mean a permission)',
+      { given: { ...noKey, status: 401, json: { message: 'Unauthorized', status: 401 } }, want: { match: /^401 message does not clearly say[\s\S]*"Unauthorized" is about the credentials but does not say/, severity: 'warning' } },
     ],
+    ['401 naming the key but not what is wrong: a warning', { given: { ...noKey, status: 401, json: { message: 'API-Key error', status: 401 } }, want: { match: /"API-Key error"/, severity: 'warning' } }],
+    [
+      '401 whose message names no credential: a failure',
+      { given: { ...noKey, status: 401, json: { message: 'Forbidden', status: 401 } }, want: /^401 message does not say the API key is missing or invalid\nThe 401 message "Forbidden" names no key, token, credential, authentication or authorisation at all; §Authentication 2/ },
+    ],
+    ['401 "Request denied": a failure', { given: { ...noKey, status: 401, json: { message: 'Request denied', status: 401 } }, want: /"Request denied" names no key/ }],
+    ['an author is no credential', { given: { ...noKey, status: 401, json: { message: 'Author unknown', status: 401 } }, want: /"Author unknown" names no key/ }],
     ['401 without a message: ERR-BODY judges it', { given: { ...noKey, status: 401, json: { status: 401 } }, want: 'pass' }],
     ['401 with an HTML body: ERR-BODY judges it', { given: { ...noKey, status: 401, text: '<h1>401</h1>', contentType: 'text/html' }, want: 'pass' }],
     ['served without a key', { given: { ...noKey, status: 200, json: {} }, want: /answered 200, expected 401[\s\S]*served the request without a valid bearer key/ }],
@@ -42,6 +51,56 @@ describe('AUTH-401', () => {
     // The same echo, upper-cased and in base64, is taken out as well.
     const shouted = exchange({ ...noKey, headers: { authorization: `Bearer ${TEST_API_KEY}x` }, status: 401, json: { message: `Denied: ${TEST_API_KEY.toUpperCase()}X / ${Buffer.from(`${TEST_API_KEY}x`).toString('base64')}`, status: 401 } });
     expect(judge(auth401, shouted)).toMatchObject({ severity: 'warning' });
+  });
+});
+
+/**
+ * The three bands of §Authentication 2, on generated messages. Each band is built so that it
+ * cannot hold the words of another: silent messages are drawn from an alphabet without `t`, `k`,
+ * `c` and `b` (every word naming a credential has one), and the noise around the words of the
+ * other two bands holds no Latin letter at all.
+ */
+describe('AUTH-401: the message bands', () => {
+  const at401 = (message: string) => exchange({ ...noKey, status: 401, json: { message, status: 401 } });
+  const spaced = (parts: readonly string[]) => parts.filter(Boolean).join(' ');
+
+  /** Text that looks nothing like English: other scripts, digits, punctuation. */
+  const foreignNoise = fc.string({ unit: fc.constantFrom(...'ключ недействителен 無効なキー 密钥无效 مفتاح 0123456789 !?.,:;()[]#%&/—…'), maxLength: 12 });
+  /** Latin text without the letters every credential word needs. */
+  const latinNoise = fc.string({ unit: fc.constantFrom(...'adefghijlmnopqrsuvwxyzADEFGHIJLMNOPQRSUVWXYZéüßø 0123456789.,!'), maxLength: 20 });
+  const neutral = fc.constantFrom('Request denied', 'Forbidden', 'Access refused', 'Not allowed', 'Permission error', 'invalid request', 'missing field', 'not found', 'Zugriff verweigert', 'Accès refusé', 'Доступ запрещён', '拒绝访问');
+  /** Words that name the credential and say nothing of what is wrong with it. */
+  const naming = fc.constantFrom('key', 'API key', 'API-Key', 'apikey', 'api_key', 'X-API-Key', 'apiKey', 'token', 'bearer token', 'Bearer', 'access token', 'credentials', 'credential', 'authentication', 'authorization', 'authorisation', 'Unauthorized', 'unauthorised', 'auth', 'OAuth');
+  const saying = fc.constantFrom('no', 'missing', 'invalid', 'not valid', 'wrong', 'incorrect', 'expired', 'revoked', 'unknown', 'malformed', 'not provided', 'required', 'empty', 'failed', 'rejected', 'unrecognised', 'not recognized');
+  const selfStating = fc.constantFrom('Unauthenticated', 'not authenticated', 'un-authenticated');
+
+  const silentArb = fc.tuple(latinNoise, neutral, foreignNoise, latinNoise).map(spaced);
+  const ambiguousArb = fc.tuple(foreignNoise, fc.mixedCase(naming), foreignNoise).map(spaced);
+  const clearArb = fc.oneof(
+    fc.tuple(foreignNoise, fc.mixedCase(saying), foreignNoise, fc.mixedCase(naming), foreignNoise, fc.boolean()).map(([a, say, b, name, c, flip]) => spaced(flip ? [a, name, b, say, c] : [a, say, b, name, c])),
+    fc.tuple(foreignNoise, fc.mixedCase(selfStating), foreignNoise).map(spaced),
+  );
+
+  it('a message naming no credential is a failure', () => {
+    fc.assert(fc.property(silentArb, (message) => {
+      expect(messageBand(message)).toBe('silent');
+      expect(judge(auth401, at401(message))).toMatchObject({ title: '401 message does not say the API key is missing or invalid' });
+      expect((judge(auth401, at401(message)) as { severity?: string }).severity ?? 'error').toBe('error');
+    }));
+  });
+
+  it('a message naming the credential, but not what is wrong with it, is a warning', () => {
+    fc.assert(fc.property(ambiguousArb, (message) => {
+      expect(messageBand(message)).toBe('ambiguous');
+      expect(judge(auth401, at401(message))).toMatchObject({ severity: 'warning' });
+    }));
+  });
+
+  it('a message saying the credential is missing or invalid passes, in any case and order', () => {
+    fc.assert(fc.property(clearArb, (message) => {
+      expect(messageBand(message)).toBe('clear');
+      expect(judge(auth401, at401(message))).toBe('pass');
+    }));
   });
 });
 

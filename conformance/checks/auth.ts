@@ -1,31 +1,113 @@
 /**
- * §Authentication: a missing or invalid key yields 401 (AUTH-401), the key counts only as a bearer
- * header (AUTH-BEARER), and the scheme name is case-insensitive (AUTH-SCHEME-CASE, RFC 7235 §2.1).
+ * §Authentication: a missing or invalid key yields 401 with a message saying so (AUTH-401), the
+ * key counts only as a bearer header (AUTH-BEARER), and the scheme name is case-insensitive
+ * (AUTH-SCHEME-CASE, RFC 7235 §2.1).
  */
 import { Sanitizer } from '../../sanitize/sanitizer.ts';
 import type { Check, CheckContext, Exchange, ProbeRequest, Verdict } from '../types.ts';
 import { expectationCheck, judgeExpectation, transportVerdict } from './expectations.ts';
 import { header, isObject, quote } from './values.ts';
 
-/** Words that show a 401 message is about the credentials (§Errors: "No or invalid API key provided"). */
-const ABOUT_CREDENTIALS = /key|token|auth|credential/i;
+/**
+ * The message's words as this check reads them, lower case with `_`/`-` joins split (`API_KEY`,
+ * `X-API-Key` read as `api key`): as written, and with camelCase split too (`apiKeyMissing`).
+ * The second reading alone would garble words in odd casing (`InVaLiD`), so both are read.
+ */
+const readingsOf = (text: string): readonly string[] => {
+  const plain = (t: string) => t.replace(/[_-]+/g, ' ').toLowerCase();
+  return [plain(text), plain(text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2'))];
+};
 
 /**
- * The 401 message's meaning, a warning only: the document states the meaning, not the text, so
- * a message in other words is reported but never fails the run.
+ * Words that name the credential, in any inflection: key (`API key`, `apikey`), token,
+ * credential, bearer, authentication and authorisation (`auth`, `OAuth`, `unauthorized`,
+ * `Unauthenticated`, `authn`), but not `author` or `authority`.
  */
+const NAMES_CREDENTIAL = /(?<![a-z])(?:api ?)?keys?(?![a-z])|token|credential|bearer|auth(?:ent|oris|oriz|[nz]?(?![a-z]))/;
+
+/**
+ * Words that say what is wrong with it: missing (`no`, `missing`, `required`, `not provided`, ...)
+ * or invalid (`invalid`, `wrong`, `expired`, `not recognised`, `failed`, ...); `unauthenticated`
+ * says both at once. `Unauthorized` alone does not: it may as well mean a permission.
+ */
+const SAYS_MISSING_OR_INVALID = new RegExp(
+  `(?<![a-z])(?:${[
+    'no',
+    'none',
+    'missing',
+    'absent',
+    'empty',
+    'without',
+    'lacks?',
+    'lacking',
+    'required',
+    'not (?:provided|supplied|present|sent|given|set|included|found|valid|recogni[sz]ed|accepted|known)',
+    '(?:please|must) (?:be )?provided?',
+    'invalid',
+    'wrong',
+    'incorrect',
+    'bad',
+    'unknown',
+    'expired',
+    'revoked',
+    'malformed',
+    'unrecogni[sz]ed',
+    'failed',
+    'failure',
+    'rejected',
+    'disabled',
+    'inactive',
+    'deactivated',
+    "(?:does not|doesn't|did not|didn't) (?:exist|match)",
+    'un ?authenticated',
+    'not authenticated',
+  ].join('|')})(?![a-z])`,
+);
+
+/**
+ * The three bands of §Authentication 2 ("message text stating that no or an invalid API key was
+ * provided"), read from the message's words with the request's own credentials taken out:
+ * - `clear`: it names the credential and says it is missing or invalid: passes;
+ * - `ambiguous`: it names the credential (or echoes it) but not what is wrong with it
+ *   (`Unauthorized`, `API key error`): a warning, as the document states the meaning, not the words;
+ * - `silent`: it names no credential at all (`Request denied`, `Forbidden`): a failure, as no
+ *   reading of it says that a key was missing or invalid.
+ */
+export type MessageBand = 'clear' | 'ambiguous' | 'silent';
+
+export function messageBand(message: string, request?: ProbeRequest): MessageBand {
+  const cleaned = request ? withoutCredentials(request, message) : message;
+  // An echoed key is the server naming the credential, though its text says nothing of it.
+  const echoed = cleaned !== message;
+  const readings = readingsOf(cleaned);
+  if (!echoed && !readings.some((r) => NAMES_CREDENTIAL.test(r))) return 'silent';
+  return readings.some((r) => SAYS_MISSING_OR_INVALID.test(r)) ? 'clear' : 'ambiguous';
+}
+
+const MEANING = '§Authentication 2: a missing or invalid key yields 401 "with message text stating that no or an invalid API key was provided" (§Errors: "No or invalid API key provided")';
+
+/** The 401 message's meaning, in the three bands of `messageBand`. */
 function messageMeaning(exchange: Exchange): Verdict | undefined {
   const response = exchange.response;
   if (response?.status !== 401 || !isObject(response.json)) return undefined;
   const message = response.json.message;
-  // A missing or non-string message is ERR-BODY's failure, not a question of meaning. The key
-  // itself, echoed back, says nothing about it.
-  if (typeof message !== 'string' || ABOUT_CREDENTIALS.test(withoutCredentials(exchange.probe.request, message))) return undefined;
-  return {
-    title: "401 message does not say the API key is missing or invalid",
-    message: `The 401 message ${quote(message)} says nothing about a key, token, authentication or credentials; the document's meaning is "No or invalid API key provided" (§Errors).`,
-    severity: 'warning',
-  };
+  // A missing or non-string message is ERR-BODY's failure, not a question of meaning.
+  if (typeof message !== 'string') return undefined;
+  switch (messageBand(message, exchange.probe.request)) {
+    case 'clear':
+      return undefined;
+    case 'ambiguous':
+      return {
+        title: '401 message does not clearly say the API key is missing or invalid',
+        message: `The 401 message ${quote(message)} is about the credentials but does not say the key is missing or invalid; ${MEANING}. A warning: the document states the meaning, not the words.`,
+        severity: 'warning',
+      };
+    case 'silent':
+      return {
+        title: '401 message does not say the API key is missing or invalid',
+        message: `The 401 message ${quote(message)} names no key, token, credential, authentication or authorisation at all; ${MEANING}.`,
+      };
+  }
 }
 
 /** The credentials a request carries: the Authorization credential, key-like headers and query values. */
@@ -49,8 +131,9 @@ function credentialsOf(request: ProbeRequest): string[] {
 }
 
 /**
- * Server text without the request's own credentials, in any form: an echoed key says nothing
- * about the message's meaning. (Hidden as plain values: a key's marker names it, in words this check reads.)
+ * Server text without the request's own credentials, in any form: the words of an echoed key
+ * (`hsc-test-key-…`) are not the server's. (Hidden as plain values: a key's marker names it, in
+ * words this check reads.)
  */
 const withoutCredentials = (request: ProbeRequest, text: string): string =>
   new Sanitizer(credentialsOf(request).map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), []).text(text);

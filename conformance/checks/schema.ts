@@ -1,15 +1,18 @@
 /**
  * RESPONSE-SCHEMA (§Resources and fields and the response columns of §Endpoints): a success body
- * of a synchronous endpoint has the documented fields with their types and formats. The generated
- * validators already allow extra properties and any value of an open set (UNK-ENUM-SETS); this
- * module only turns ajv's findings into words.
+ * of a synchronous endpoint has the documented fields (ASM-DOCUMENTED-FIELDS-PRESENT) with their
+ * types and formats. The generated validators already allow extra properties and any value of an
+ * open set (UNK-ENUM-SETS); this module turns ajv's findings into words, and reads the values
+ * that pass their type but not their unit (ASM-EPOCH-MS-PLAUSIBLE).
  */
 import { formats } from '../../spec/formats.ts';
-import { isAck } from '../../spec/queries.ts';
+import { EPOCH_MS_PLAUSIBLE_FROM } from '../../spec/gaps.ts';
+import type { Endpoint } from '../../spec/model.ts';
+import { holdsEpochMs, isAck, typedValues } from '../../spec/queries.ts';
 import { responseValidators, type ValidationError } from '../../generated/validators.js';
-import type { Check } from '../types.ts';
+import type { Check, CheckContext, Verdict } from '../types.ts';
 import { is2xx } from './success.ts';
-import { isObject, notJson, sentence, showField } from './values.ts';
+import { isObject, notJson, sentence, show, showField } from './values.ts';
 
 /** How many problems a message names before "and N more". */
 const SHOWN_PROBLEMS = 3;
@@ -19,12 +22,14 @@ const unescapePointer = (step: string): string => step.replace(/~1/g, '/').repla
 
 const stepsOf = (pointer: string): string[] => (pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointer));
 
-/** A JSON Pointer as a field path a reader knows: `site.environments[0].container_info`. */
-export function fieldPath(pointer: string): string {
-  const steps = stepsOf(pointer);
+/** Keys and indexes as a field path a reader knows: `site.environments[0].container_info`. */
+function pathOf(steps: readonly (string | number)[]): string {
   if (steps.length === 0) return 'the body';
-  return steps.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+  return steps.map((s, i) => (typeof s === 'number' || /^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
+
+/** A JSON Pointer as a field path a reader knows: `site.environments[0].container_info`. */
+export const fieldPath = (pointer: string): string => pathOf(stepsOf(pointer));
 
 function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
@@ -90,7 +95,7 @@ export function describeValidationErrors(body: unknown, errors: readonly Validat
     const listed = names.slice(0, SHOWN_MISSING).map((n) => `\`${n}\``).join(', ');
     const more = names.length > SHOWN_MISSING ? ` and ${names.length - SHOWN_MISSING} more` : '';
     const where = f.at === '' ? 'the body' : `\`${fieldPath(f.at)}\``;
-    return `${where} lacks ${listed}${more} (documented, so a conformant server sends ${names.length > 1 ? 'them' : 'it'})`;
+    return `${where} lacks ${listed}${more} (documented, so a conformant server sends ${names.length > 1 ? 'them' : 'it'}: ASM-DOCUMENTED-FIELDS-PRESENT)`;
   });
 }
 
@@ -101,10 +106,42 @@ export function summarize(problems: readonly string[], limit = SHOWN_PROBLEMS): 
   return rest > 0 ? `${shown}; and ${rest} more problem${rest > 1 ? 's' : ''}` : shown;
 }
 
+const isoDate = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/**
+ * Values the model types as epoch milliseconds that fall below the plausible bound
+ * (ASM-EPOCH-MS-PLAUSIBLE), in words; each most likely epoch seconds. Read along the endpoint's
+ * body type, so the model alone says which values hold milliseconds.
+ */
+function implausibleEpochMs(endpoint: Endpoint, body: unknown): { readonly at: string; readonly text: string }[] {
+  if (endpoint.success.kind === 'ack') return [];
+  const found: { at: string; text: string }[] = [];
+  for (const { path, type, value } of typedValues(endpoint.success.body, body)) {
+    if (!holdsEpochMs(type)) continue;
+    // Values of another type are the validator's finding, not a question of unit.
+    const ms = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : undefined;
+    if (ms === undefined || !Number.isFinite(ms) || ms >= EPOCH_MS_PLAUSIBLE_FROM) continue;
+    const at = `\`${pathOf(path)}\``;
+    found.push({ at, text: `${at} is ${show(value)}: as epoch milliseconds ${isoDate(ms)}, before ${isoDate(EPOCH_MS_PLAUSIBLE_FROM)}, as epoch seconds ${isoDate(ms * 1000)}` });
+  }
+  return found;
+}
+
+/** Epoch seconds where the document states milliseconds: a warning, a failure under --strict (ASM-EPOCH-MS-PLAUSIBLE). */
+function unitVerdict(context: CheckContext, endpoint: Endpoint, body: unknown): Verdict | undefined {
+  const found = implausibleEpochMs(endpoint, body);
+  if (found.length === 0) return undefined;
+  return {
+    title: `${found[0]!.at} looks like epoch seconds, not milliseconds`,
+    message: `${sentence(summarize(found.map((f) => f.text)))}. The document states epoch milliseconds (§Resources and fields); a value that early is implausible for the unit (ASM-EPOCH-MS-PLAUSIBLE)${context.options.strict ? '' : ', a warning unless --strict'}.`,
+    severity: context.options.strict ? 'error' : 'warning',
+  };
+}
+
 export const responseSchema: Check = {
   rule: 'RESPONSE-SCHEMA',
   applies: (exchange) => exchange.response !== undefined && is2xx(exchange.response.status) && !isAck(exchange.probe.endpoint),
-  check: (_, exchange) => {
+  check: (context, exchange) => {
     const { endpoint } = exchange.probe;
     const response = exchange.response!;
     const unusable = notJson(response);
@@ -116,7 +153,7 @@ export const responseSchema: Check = {
     }
     const validate = responseValidators[endpoint.name as keyof typeof responseValidators];
     if (!validate) throw new Error(`no response validator for ${endpoint.name}: regenerate generated/validators.js`);
-    if (validate(response.json)) return undefined;
+    if (validate(response.json)) return unitVerdict(context, endpoint, response.json);
     const problems = describeValidationErrors(response.json, validate.errors ?? []);
     return {
       title: problems[0] ?? 'success body does not match the document',

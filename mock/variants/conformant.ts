@@ -21,6 +21,13 @@ const counter = () => {
 };
 const nextErrorShape = counter();
 const nextRequest = counter();
+const next401 = counter();
+
+/**
+ * 401 messages in other words than the mock's: each says the key is missing or invalid, but for
+ * `Unauthorized`, which names the credential only (a warning, never a failure).
+ */
+const unauthorizedWordings = ['Invalid API key', 'Missing bearer token', 'Unauthenticated.', 'Authentication credentials were not provided.', 'apiKeyInvalid', 'Unauthorized'];
 
 /** Rotates through the shapes `data` may take, answer by answer. */
 const dataShapes: readonly ((body: Record<string, unknown>) => Record<string, unknown>)[] = [
@@ -63,6 +70,10 @@ export const conformantVariants: readonly Variant[] = [
   conformant('charset-utf8', 'Every answer is labelled `application/json; charset=utf-8`.', withHeaders(undefined, { 'content-type': 'application/json; charset=utf-8' })),
   conformant('extra-headers', 'Answers carry extra headers (request ids, caching, rate-limit hints).', withHeaders(undefined, { 'x-request-id': 'req-123', 'cache-control': 'no-store', 'x-ratelimit-remaining': '99' })),
   conformant('error-data-shapes', 'Error bodies carry `data` as absent, null, an array, an object or a string, in turn.', editError(undefined, (b) => dataShapes[nextErrorShape() % dataShapes.length]!(b))),
+  conformant('auth-401-other-wordings', 'Each 401 says in other words that the key is missing or invalid (or only "Unauthorized"), in turn.', editError(undefined, (b) => ({ ...b, message: unauthorizedWordings[next401() % unauthorizedWordings.length] }), (s) => s === 401)),
+  conformant('external-ip-masked', 'Every `external_ip` is masked as the vendor\'s reference shows: `1xx.1xx.1xx.1xx` (ASM-IPV4-MASK).', editSuccess('listEnvironments', (b) => everyObject(b, (o) => {
+    if (typeof o.external_ip === 'string') o.external_ip = '1xx.1xx.1xx.1xx';
+  }))),
   conformant('sync-actions-201', 'The synchronous actions answer 201 instead of 200.', replaceAnswer(undefined, (r) => r.status === 200 && r.endpoint?.effect !== 'read', (r) => ({ ...r, status: 201 }))),
   conformant('occasional-429', 'Every 25th request is throttled with 429 and `Retry-After: 0`; every 40th without Retry-After.', {
     wire: (res) => {

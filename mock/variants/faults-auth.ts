@@ -2,7 +2,7 @@
 import type { EndpointName } from '../../generated/types.ts';
 import type { MockRequest } from '../app.ts';
 import type { Variant } from '../variant.ts';
-import { fault, replaceAnswer } from './build.ts';
+import { editError, fault, replaceAnswer } from './build.ts';
 
 const header = (request: MockRequest, name: string) => {
   const value = request.headers[name];
@@ -32,5 +32,12 @@ export const authFaults: readonly Variant[] = [
     'listApiKeys',
     'A missing or invalid key on the API keys list answers 403.',
     replaceAnswer('listApiKeys', (r) => r.status === 401, (r) => ({ ...r, status: 403, body: { message: 'Forbidden', status: 403 } })),
+  ),
+  fault(
+    'auth-401-message-request-denied',
+    'AUTH-401',
+    'getFileList',
+    'A missing or invalid key on the file list answers 401 "Request denied", which names no key at all.',
+    editError('getFileList', (b) => ({ ...b, message: 'Request denied' }), (s) => s === 401),
   ),
 ];
