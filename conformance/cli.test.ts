@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCompanies } from '../mock/fixtures.ts';
+import { startMock, type RunningMock } from '../mock/server.ts';
 import { api } from '../spec/api.ts';
 import { inScope, operation } from '../spec/queries.ts';
 import { wellFormed } from './report/well-formed.ts';
@@ -152,12 +153,69 @@ describe('the default run against the embedded mock', () => {
     expect(report.checks.map((c) => `${c.rule} ${c.operation}`)).toEqual(want);
     // Every rule exercised on every endpoint it applies to: nothing skipped, nothing failed.
     expect(report.checks.filter((c) => c.outcome !== 'passed')).toEqual([]);
-    expect(report.summary).toEqual({ passed: want.length, failed: 0, skipped: 0, warnings: 0 });
+    expect(report.summary).toEqual({ passed: want.length, failed: 0, skipped: 0, warnings: 0, distinctFailures: 0, ruleViolations: 0 });
+    expect(report.coverage).toMatchObject({ checked: want.length, total: want.length, skipped: [] });
+  });
+
+  it('--fail-on-skip changes nothing there: no row is skipped', async () => {
+    const gated = await cli(['--fail-on-skip', '--reporter', 'json']);
+    expect(gated.code).toBe(0);
+    expect(JSON.parse(gated.stdout)).toMatchObject({ ok: true, summary: { skipped: 0 }, options: { failOnSkip: true } });
   });
 
   it('names no key of the mock', () => {
     for (const { apiKey } of seedCompanies()) {
       for (const form of [apiKey, encodeURIComponent(apiKey), Buffer.from(`${apiKey}:`).toString('base64'), apiKey.slice(0, 12)]) expect(run.stdout + run.stderr).not.toContain(form);
+    }
+  });
+});
+
+describe('coverage against a target that is not the embedded mock (a mock started here)', () => {
+  let mock: RunningMock;
+  const args = (m: RunningMock, ...more: string[]) => ['--base-url', m.url, '--site-id', m.fixtures.siteId, '--runs', '2', '--reporter', 'json', ...more];
+  const env = (m: RunningMock) => ({ HSC_API_KEY: m.fixtures.apiKey });
+  beforeAll(async () => {
+    mock = await startMock({ port: 0 });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  it('without --allow-destructive: conforms, and the closing line says on how many checks and why the rest were skipped', async () => {
+    const { code, stdout, stderr } = await cli(args(mock), env(mock));
+    const report = JSON.parse(stdout) as Report;
+    expect(code).toBe(0);
+    expect(report.summary.skipped).toBeGreaterThan(0);
+    const groups = report.coverage.skipped.map((g) => `${g.reason} \\(${g.count}\\)`).join(', ');
+    expect(stderr).toMatch(new RegExp(`✓ conforms on ${report.coverage.checked} of ${report.checks.length} checks — ${report.summary.skipped} skipped: ${groups}; `));
+    expect(stderr).toContain('needs --allow-destructive');
+    expect(report.consumed).toEqual([]);
+  });
+
+  it('--fail-on-skip: exit 1, and the closing line says the skips are why', async () => {
+    const { code, stdout, stderr } = await cli(args(mock, '--fail-on-skip'), env(mock));
+    const report = JSON.parse(stdout) as Report;
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ ok: false, failures: [], options: { failOnSkip: true } });
+    expect(stderr).toMatch(new RegExp(`✗ does not conform: ${report.summary.skipped} of ${report.checks.length} checks skipped \\(--fail-on-skip\\) — .*skipped: needs --allow-destructive`));
+  });
+
+  it('a destructive run names what it consumed, which explains the next run\'s smaller coverage', async () => {
+    const fresh = await startMock({ port: 0 });
+    try {
+      const first = JSON.parse((await cli(args(fresh, '--allow-destructive'), env(fresh))).stdout) as Report;
+      const second = JSON.parse((await cli(args(fresh, '--allow-destructive'), env(fresh))).stdout) as Report;
+      const accounts = new Set(seedCompanies().flatMap((c) => c.sites.flatMap((site) => site.environments.flatMap((e) => e.sftpAccounts.map((a) => a.id)))));
+      const removed = first.consumed.filter((c) => c.operation === 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}');
+      expect(removed.length).toBeGreaterThan(0);
+      for (const r of removed) expect(accounts.has(r.ids.sftp_account_id!)).toBe(true);
+      expect(first.notes.find((n) => n.startsWith('consumed:'))).toContain(`sftp_account_id ${removed[0]!.ids.sftp_account_id}`);
+      // The accounts are gone: the second run has fewer to check, and says why.
+      expect(second.coverage.checked).toBeLessThan(first.coverage.checked);
+      expect(second.coverage.rules['STATE-SFTP-REMOVE']!.checked).toBeLessThan(first.coverage.rules['STATE-SFTP-REMOVE']!.checked);
+      expect(second.coverage.skipped.some((g) => /SFTP account/.test(g.reason))).toBe(true);
+    } finally {
+      await fresh.close();
     }
   });
 });

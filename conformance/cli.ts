@@ -1,9 +1,9 @@
 /**
  * `hosted-site-contract conform`: checks an implementation of the API against the document.
  * Without `--base-url` it starts the embedded mock and checks that (destructive requests allowed);
- * with it, it checks the live API starting from `--site-id`. Exit 0 conforms, 1 a check failed,
- * 2 bad usage or a target the suite cannot use (one line, no stack trace). Every byte it writes,
- * to a stream or a file, passes the one sanitizer.
+ * with it, it checks the live API starting from `--site-id`. Exit 0 conforms, 1 a check failed
+ * (or was skipped, with `--fail-on-skip`), 2 bad usage or a target the suite cannot use (one
+ * line, no stack trace). Every byte it writes, to a stream or a file, passes the one sanitizer.
  */
 import { writeFile } from 'node:fs/promises';
 import { SetupError, UsageError } from '../bin/command.ts';
@@ -111,6 +111,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       runs: options.runs,
       options: { strict: options.strict },
       only: options.only,
+      failOnSkip: options.failOnSkip,
       concurrency: options.concurrency,
       send,
       suite,

@@ -35,6 +35,8 @@ export const conformFlags: readonly string[] = [
   '--only RULE,...         check only these rules (ids as in the report, e.g. AUTH-401,ERR-BODY)',
   "--strict                resolve the document's conflicts by the letter of the per-endpoint tables (the embedded",
   '                        mock then runs as the variant letter-of-the-tables, which keeps to that letter)',
+  '--fail-on-skip          any skipped check fails the run (exit 1), for gates that must cover everything; without',
+  '                        it a run that skipped checks says on how many it rests, and why the others were skipped',
   '--reporter NAME         console, json or junit; repeatable (default console)',
   '--output FILE           where the json/junit report goes (with both, FILE takes the first and the second gets the',
   '                        other extension); without it a single json/junit report goes to stdout, console to stderr',
@@ -42,5 +44,5 @@ export const conformFlags: readonly string[] = [
   '--mock-layout NAME      without --base-url: arrange the embedded mock\'s data and timing as this layout',
   `                        (${layouts.map((l) => l.name).join(', ')})`,
   '',
-  'exit codes: 0 conforms, 1 a check failed, 2 bad usage or a target the suite cannot use',
+  'exit codes: 0 conforms, 1 a check failed (or, with --fail-on-skip, was skipped), 2 bad usage or a target the suite cannot use',
 ];

@@ -36,6 +36,8 @@ export interface ConformOptions {
   readonly concurrency: number;
   readonly only?: readonly RuleId[];
   readonly strict: boolean;
+  /** A skipped row fails the run (exit 1): for gates that must cover everything. */
+  readonly failOnSkip: boolean;
   readonly destinations: readonly Destination[];
   /** Without --base-url: the catalogue variant the embedded mock runs as (the self-test's lever). */
   readonly mockVariant?: string;
@@ -194,6 +196,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     concurrency: { type: 'string' },
     only: { type: 'string', multiple: true },
     strict: { type: 'boolean' },
+    'fail-on-skip': { type: 'boolean' },
     reporter: { type: 'string', multiple: true },
     output: { type: 'string' },
     'mock-variant': { type: 'string' },
@@ -240,6 +243,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     concurrency: positiveInt('--concurrency', flags.concurrency, DEFAULT_CONCURRENCY, 256),
     ...(only ? { only } : {}),
     strict: flags.strict ?? false,
+    failOnSkip: flags['fail-on-skip'] ?? false,
     destinations: destinations(flags.reporter, flags.output),
     ...(flags['mock-variant'] !== undefined ? { mockVariant: flags['mock-variant'] } : {}),
     ...(flags['mock-layout'] !== undefined ? { mockLayout: checkedLayout(flags['mock-layout']) } : {}),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
 import type { RuleId } from '../spec/model.ts';
 import { endpoint, inScope, operation } from '../spec/queries.ts';
-import { MAX_TIMEOUTS_IN_A_ROW, runConformance, type Suite } from './runner.ts';
+import { MAX_FAILURES_PER_PAIR, MAX_TIMEOUTS_IN_A_ROW, runConformance, type Suite } from './runner.ts';
 import type { Check, Exchange, Probe, ProbeResponse, Scenario, Send, Target } from './types.ts';
 
 const stubTarget: Target = {
@@ -215,6 +215,74 @@ describe('runConformance', () => {
     expect(report.failures.map((f) => `${f.rule} ${f.title}`)).toEqual(['AUTH-401 bad bad inside scenario', 'STATE-SFTP-REMOVE still listed']);
     const rows = report.checks.filter((c) => c.rule === 'STATE-SFTP-REMOVE');
     expect(rows.map((r) => r.outcome)).toEqual(['failed', 'failed']);
+  });
+
+  it('one exchange that breaks several rules is one failure listing them in rule order; each rule\'s row fails', async () => {
+    // Registered before AUTH-401, which the model lists first.
+    const statusSet: Check = { rule: 'STATUS-SET', applies: (e) => e.response !== undefined, check: (_, e) => (e.probe.title.includes('bad') ? { title: 'odd status', message: 'not in the set.' } : undefined) };
+    const probes = [probe('AUTH-401', 'getSite', 'bad one'), probe('AUTH-401', 'getSite', 'bad two'), probe('INPUT-ACCEPT', 'listEnvironments', 'bad read'), probe('AUTH-401', 'getSite', 'fine')];
+    const report = await run(suite(probes, { checks: [statusSet, auth401, errBody] }));
+    expect(report.failures.map((f) => [f.probe, f.rule, f.rules])).toEqual([
+      ['bad one', 'AUTH-401', ['AUTH-401', 'STATUS-SET']],
+      ['bad two', 'AUTH-401', ['AUTH-401', 'STATUS-SET']],
+      ['bad read', 'STATUS-SET', ['STATUS-SET']],
+    ]);
+    expect(report.failures[0]!.message).toBe('AUTH-401: bad bad one. wanted 401\nSTATUS-SET: odd status. not in the set.');
+    expect(report.summary).toMatchObject({ distinctFailures: 3, ruleViolations: 5 });
+    const row = (rule: string, op: string) => report.checks.find((c) => c.rule === rule && c.operation === op)?.outcome;
+    expect([row('AUTH-401', 'GET /sites/{site_id}'), row('STATUS-SET', 'GET /sites/{site_id}'), row('STATUS-SET', 'GET /sites/{site_id}/environments')]).toEqual(['failed', 'failed', 'failed']);
+    // Warnings stay apart: one per rule and exchange, none merged into a failure.
+    expect(report.warnings.every((w) => w.rules.length === 1 && w.rule === 'ERR-BODY')).toBe(true);
+    expect(report.failures.some((f) => f.rules.includes('ERR-BODY'))).toBe(false);
+  });
+
+  it(`keeps at most ${MAX_FAILURES_PER_PAIR} failures per (rule, operation), counts every one, and lists each rule that failed`, async () => {
+    const statusSet: Check = { rule: 'STATUS-SET', applies: (e) => e.response !== undefined, check: (_, e) => (e.probe.title.includes('odd') ? { title: 'odd status', message: 'not in the set.' } : undefined) };
+    // Many failures of AUTH-401 alone first, then a few that also break STATUS-SET.
+    const probes = [
+      ...Array.from({ length: 3 * MAX_FAILURES_PER_PAIR }, (_, i) => probe('AUTH-401', 'getSite', `bad ${String(i).padStart(3, '0')}`)),
+      ...Array.from({ length: 3 }, (_, i) => probe('AUTH-401', 'getSite', `odd bad ${i}`)),
+    ];
+    const report = await run(suite(probes, { checks: [auth401, statusSet] }));
+    expect(report.summary).toMatchObject({ distinctFailures: probes.length, ruleViolations: probes.length + 3 });
+    expect(report.failures.filter((f) => f.rules.length === 1)).toHaveLength(MAX_FAILURES_PER_PAIR);
+    expect(report.failures.filter((f) => f.rules.includes('STATUS-SET')).map((f) => f.probe)).toEqual(['odd bad 0', 'odd bad 1', 'odd bad 2']);
+    expect(report.notes).toContainEqual(`AUTH-401 on GET /sites/{site_id}: ${probes.length - MAX_FAILURES_PER_PAIR - 3} more failures not listed (at most ${MAX_FAILURES_PER_PAIR} kept per rule and operation)`);
+  });
+
+  it('reports coverage per rule from its rows, and keeps summary.skipped', async () => {
+    const report = await run(suite([probe('AUTH-401', 'getSite', 'no key')]));
+    expect(report.coverage.total).toBe(report.checks.length);
+    expect(report.coverage.checked).toBe(report.summary.passed + report.summary.failed);
+    expect(report.coverage.skipped.reduce((n, g) => n + g.count, 0)).toBe(report.summary.skipped);
+    for (const rule of new Set(report.checks.map((c) => c.rule))) {
+      const rows = report.checks.filter((c) => c.rule === rule);
+      expect(report.coverage.rules[rule]).toMatchObject({
+        inScope: rows.length,
+        checked: rows.filter((c) => c.outcome !== 'skipped').length,
+        skipped: rows.filter((c) => c.outcome === 'skipped').map((c) => ({ operation: c.operation, reason: c.reason })),
+      });
+    }
+    expect(report.coverage.rules['INPUT-ACCEPT']!.skipped).toContainEqual({ operation: 'POST /sites/{site_id}/reset-site', reason: 'needs --allow-destructive' });
+  });
+
+  it('--fail-on-skip: a skipped row fails the run, and the options say why', async () => {
+    const probes = [probe('AUTH-401', 'getSite', 'no key')];
+    expect((await run(suite(probes))).ok).toBe(true);
+    const gated = await runConformance({ target: stubTarget, seed: 7, runs: 1, options: { strict: false }, send: fakeSend, suite: suite(probes), failOnSkip: true });
+    expect(gated).toMatchObject({ ok: false, failures: [], options: { failOnSkip: true } });
+    expect(gated.summary.skipped).toBeGreaterThan(0);
+    // Nothing skipped (BASE-PATH alone is judged from the base URL): the gate passes.
+    const covered = await runConformance({ target: stubTarget, seed: 7, runs: 1, options: { strict: false }, send: fakeSend, suite: suite(probes), failOnSkip: true, only: ['BASE-PATH'] });
+    expect(covered).toMatchObject({ ok: true, summary: { passed: 1, skipped: 0 } });
+  });
+
+  it('says what accepted destructive requests consumed, by operation and path id, from the model\'s effect', async () => {
+    const remove = (id: string, title: string): Probe => ({ ...probe('INPUT-ACCEPT', 'removeAdditionalSftpAccount', title), request: { method: 'DELETE', url: `${stubTarget.baseUrl}/sites/environments/additional-sftp-accounts/${id}`, headers: {} } });
+    const send: Send = async (p) => ({ probe: p, response: p.title === 'refused' ? json(400, { message: 'Bad request format', status: 400 }) : json(202, { operation_id: 'x', message: 'ok', status: 202 }), throttled: 0 });
+    const report = await run(suite([remove('acc-1', 'removed'), remove('acc-2', 'refused'), probe('INPUT-ACCEPT', 'clearCdnCache', 'mutating, not destructive')]), undefined, send);
+    expect(report.consumed).toEqual([{ operation: 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}', ids: { sftp_account_id: 'acc-1' }, requests: 1 }]);
+    expect(report.notes.find((n) => n.startsWith('consumed:'))).toMatch(/\(sftp_account_id acc-1\) × 1 \(a later run against this target may find less to check\)$/);
   });
 
   it('names the conflicts it met and how they were resolved', async () => {

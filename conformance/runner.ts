@@ -3,7 +3,9 @@
  * concurrency, applies every applicable check to every exchange, then runs the stateful scenarios
  * one after another (their exchanges are judged too). The report lists one row per (rule,
  * operation) in scope, in the model's order, so it reads the same run after run; failures are in
- * probe order, redacted, each with the seed and a curl line.
+ * probe order, one per exchange listing every rule it broke, redacted, each with the seed and a
+ * curl line. It also says what the run covered (`coverage`) and what accepted destructive
+ * requests consumed on the target (`consumed`).
  */
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
@@ -11,7 +13,10 @@ import { conflictsOf, inScope, operation } from '../spec/queries.ts';
 import { keySecret, ownCopy, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
 import { learnExchange } from './body.ts';
 import { mapConcurrently } from './concurrently.ts';
+import { ConsumptionLog } from './consumed.ts';
+import { coverageOf, pairKey, reasonsByPair } from './coverage.ts';
 import { curlFor } from './curl.ts';
+import { FailureLog, mergeVerdicts, rulesOf, type RawFailure } from './failures.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
 import type {
   Check,
@@ -70,6 +75,8 @@ export interface RunInput {
   readonly reportOptions?: Readonly<Record<string, unknown>>;
   /** The process's sanitizer (it learns every secret the run meets); default: one knowing the target's keys. */
   readonly sanitizer?: Sanitizer;
+  /** A skipped row fails the run (`--fail-on-skip`): for gates that must cover everything. */
+  readonly failOnSkip?: boolean;
 }
 
 
@@ -89,21 +96,10 @@ export function secretsOf(target: Target): Secret[] {
   return [keySecret(target.main.apiKey, 'HSC_API_KEY'), ...(target.other ? [keySecret(target.other.apiKey, 'HSC_OTHER_API_KEY')] : [])];
 }
 
-/** A failure before redaction; `request` is the raw one (the curl line is built from it). */
-interface RawFailure {
-  readonly rule: RuleId;
-  readonly operation: string;
-  readonly verdict: Verdict;
-  readonly probe: string;
-  readonly exchange?: Exchange;
-}
-
 interface Tally {
   exchanges: number;
   errors: number;
 }
-
-const pairKey = (rule: string, op: string) => `${rule} ${op}`;
 
 export async function runConformance(input: RunInput): Promise<Report> {
   const started = input.startedAt ?? Date.now();
@@ -155,42 +151,32 @@ export async function runConformance(input: RunInput): Promise<Report> {
   let throttled = 0;
   let failureCount = 0;
 
-  // At most MAX_FAILURES_PER_PAIR kept per (rule, operation, severity), the first in probe order
-  // whatever order the answers arrive in, each with a capped excerpt of its answer: memory stays
-  // bounded whatever the target sends. `order` is the probe's index (scenarios come after).
-  interface Kept {
-    readonly order: number;
-    readonly seq: number;
-    readonly failure: RawFailure;
-  }
-  const found = new Map<string, { rule: RuleId; operation: string; severity: string; count: number; kept: Kept[] }>();
-  let seq = 0;
+  // Each kept failure holds a capped excerpt of its answer, and at most MAX_FAILURES_PER_PAIR are
+  // kept per (rule, operation, severity): memory stays bounded whatever the target sends.
+  const failureLog = new FailureLog(MAX_FAILURES_PER_PAIR, (failure) => ({
+    ...failure,
+    verdict: { ...failure.verdict, title: ownCopy(failure.verdict.title), message: ownCopy(failure.verdict.message) },
+    ...(failure.exchange ? { exchange: excerpt(failure.exchange, sanitizer) } : {}),
+  }));
+  const consumption = new ConsumptionLog(target.baseUrl);
+  /** Records a failure at `order` (the probe's index; scenarios come after); each rule it broke fails its row. */
   const record = (order: number, failure: RawFailure) => {
-    const severity = failure.verdict.severity ?? 'error';
-    if (severity === 'error') {
-      tally(failure.rule, failure.operation).errors++;
+    if ((failure.verdict.severity ?? 'error') === 'error') {
+      for (const rule of rulesOf(failure)) tally(rule, failure.operation).errors++;
       failureCount++;
     }
-    const key = `${pairKey(failure.rule, failure.operation)} ${severity}`;
-    let pair = found.get(key);
-    if (!pair) found.set(key, (pair = { rule: failure.rule, operation: failure.operation, severity, count: 0, kept: [] }));
-    pair.count++;
-    const last = pair.kept[pair.kept.length - 1];
-    if (pair.kept.length >= MAX_FAILURES_PER_PAIR && last && last.order <= order) return;
-    const verdict = { ...failure.verdict, title: ownCopy(failure.verdict.title), message: ownCopy(failure.verdict.message) };
-    const slim = { ...failure, verdict, ...(failure.exchange ? { exchange: excerpt(failure.exchange, sanitizer) } : {}) };
-    pair.kept.push({ order, seq: seq++, failure: slim });
-    pair.kept.sort((a, b) => a.order - b.order || a.seq - b.seq);
-    if (pair.kept.length > MAX_FAILURES_PER_PAIR) pair.kept.pop();
+    failureLog.record(order, failure);
   };
 
-  /** Applies every active check to one exchange; failures are recorded at `order`. */
+  /** Applies every active check to one exchange; its error verdicts are one failure, recorded at `order`. */
   const judge = (exchange: Exchange, order: number) => {
     const op = operation(exchange.probe.endpoint);
     sentTo.set(exchange.probe.endpoint.name, (sentTo.get(exchange.probe.endpoint.name) ?? 0) + 1);
     requests += 1 + exchange.throttled;
     throttled += exchange.throttled;
     learnExchange(sanitizer, exchange.probe.request, exchange.response);
+    consumption.observe(exchange);
+    const broken: { rule: RuleId; verdict: Verdict }[] = [];
     let owned = false;
     for (const check of suite.checks) {
       let applies: boolean;
@@ -198,7 +184,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
         applies = check.applies(exchange);
       } catch (error) {
         applies = false;
-        if (inRules(check.rule)) record(order, crash(check.rule, op, exchange, 'applies', error));
+        if (inRules(check.rule)) broken.push({ rule: check.rule, verdict: crash(check.rule, 'applies', error) });
       }
       if (!applies || !inRules(check.rule)) continue;
       owned ||= exchange.failure !== undefined;
@@ -207,23 +193,19 @@ export async function runConformance(input: RunInput): Promise<Report> {
       try {
         verdict = check.check(checkContext, exchange);
       } catch (error) {
-        record(order, crash(check.rule, op, exchange, 'check', error));
-        continue;
+        verdict = crash(check.rule, 'check', error);
       }
-      if (verdict) record(order, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
+      // Warnings stay apart, one per rule: they do not fail the run.
+      if (verdict?.severity === 'warning') record(order, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
+      else if (verdict) broken.push({ rule: check.rule, verdict });
     }
     // A transport failure no active check took is still the probe's failure: it must show, even
     // under a rule --only left out, or a server that drops connections would pass a narrowed run.
     if (exchange.failure && !owned) {
       tally(exchange.probe.rule, op).exchanges++;
-      record(order, {
-        rule: exchange.probe.rule,
-        operation: op,
-        verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message },
-        probe: exchange.probe.title,
-        exchange,
-      });
+      broken.push({ rule: exchange.probe.rule, verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message } });
     }
+    if (broken.length) record(order, { ...mergeVerdicts(broken), operation: op, probe: exchange.probe.title, exchange });
   };
 
   const safeSend = async (probe: Probe): Promise<Exchange> => {
@@ -295,20 +277,17 @@ export async function runConformance(input: RunInput): Promise<Report> {
   }
 
   // ---- Report -----------------------------------------------------------------------------
-  const kept = [...found.values()]
-    .flatMap((pair) => pair.kept)
-    .sort((a, b) => a.order - b.order || a.seq - b.seq)
-    .map((k) => k.failure);
-  for (const { rule, operation: op, severity, count } of found.values()) {
-    if (count <= MAX_FAILURES_PER_PAIR) continue;
+  const kept = failureLog.listed();
+  for (const { rule, operation: op, severity, count } of failureLog.unlisted()) {
     const what = severity === 'warning' ? 'warnings' : 'failures';
-    notes.push(`${rule} on ${op}: ${count - MAX_FAILURES_PER_PAIR} more ${what} not listed (first ${MAX_FAILURES_PER_PAIR} kept)`);
+    notes.push(`${rule} on ${op}: ${count} more ${what} not listed (at most ${MAX_FAILURES_PER_PAIR} kept per rule and operation)`);
   }
   const toFailure = (f: RawFailure): Failure => {
     const request: ProbeRequest = f.exchange?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
     const response = f.exchange?.response;
     return {
       rule: f.rule,
+      rules: rulesOf(f),
       operation: f.operation,
       title: f.verdict.title,
       message: f.verdict.message,
@@ -322,29 +301,37 @@ export async function runConformance(input: RunInput): Promise<Report> {
     };
   };
   const rules = api.rules.filter((r) => inRules(r.id));
-  const checksSummary = summarize(rules, { tallies, skips, sentTo, target, options });
+  const reasons = reasonsByPair(skips);
+  const checksSummary = summarize(rules, { tallies, reasons, sentTo, target, options });
   // A failure under a rule --only left out (a transport failure) still gets its row.
   for (const f of kept) {
     if (inRules(f.rule) || (f.verdict.severity ?? 'error') !== 'error' || checksSummary.some((c) => c.rule === f.rule && c.operation === f.operation)) continue;
     checksSummary.push({ rule: f.rule, operation: f.operation, outcome: 'failed', exchanges: tally(f.rule, f.operation).exchanges, reason: 'not chosen by --only, but the server gave no answer' });
   }
   // Rows judged against the target itself (BASE-PATH) have no exchange; their failure is the row's.
-  for (const row of checksSummary.filter((c) => c.operation === '*' && c.outcome === 'failed')) {
-    kept.push({ rule: row.rule, operation: '*', verdict: { title: row.reason ?? 'failed', message: row.reason ?? '' }, probe: 'the base URL' });
-  }
+  const targetFailures = checksSummary
+    .filter((c) => c.operation === '*' && c.outcome === 'failed')
+    .map((row): RawFailure => ({ rule: row.rule, operation: '*', verdict: { title: row.reason ?? 'failed', message: row.reason ?? '' }, probe: 'the base URL' }));
+  kept.push(...targetFailures);
   const failures = kept.filter((f) => (f.verdict.severity ?? 'error') === 'error').map(toFailure);
   const warnings = kept.filter((f) => f.verdict.severity === 'warning').map(toFailure);
   notes.push(...conflictNotes(sentTo, options), ...assumptionNotes(sentTo, throttled));
+  const consumedNote = consumption.note(target.embedded);
+  if (consumedNote) notes.push(consumedNote);
 
   const summary = {
     passed: checksSummary.filter((c) => c.outcome === 'passed').length,
     failed: checksSummary.filter((c) => c.outcome === 'failed').length,
     skipped: checksSummary.filter((c) => c.outcome === 'skipped').length,
     warnings: warnings.length,
+    distinctFailures: failureLog.distinct + targetFailures.length,
+    ruleViolations: failureLog.violations + targetFailures.length,
   };
+  const failOnSkip = input.failOnSkip === true;
   progress('done', scenarios.length, scenarios.length);
   const report: Report = {
-    ok: failures.length === 0,
+    // With --fail-on-skip, a skipped row is a gap the gate does not accept.
+    ok: failures.length === 0 && !(failOnSkip && summary.skipped > 0),
     seed,
     target: target.baseUrl,
     specVersion: api.specVersion,
@@ -359,13 +346,16 @@ export async function runConformance(input: RunInput): Promise<Report> {
       allowDestructive: target.allowDestructive,
       embeddedMock: target.embedded,
       otherTenant: target.other !== undefined,
+      failOnSkip,
       ...input.reportOptions,
     },
     summary,
     checks: checksSummary,
+    coverage: coverageOf(checksSummary, reasons),
     failures,
     warnings,
     notes,
+    consumed: consumption.entries(),
   };
   return sanitizer.value(report);
 }
@@ -380,14 +370,8 @@ function selectProbes(all: readonly Probe[], only: ReadonlySet<RuleId> | undefin
   return all.filter((p) => only.has(p.rule));
 }
 
-function crash(rule: RuleId, op: string, exchange: Exchange, part: string, error: unknown): RawFailure {
-  return {
-    rule,
-    operation: op,
-    verdict: { title: 'check crashed', message: `The ${rule} check's \`${part}\` threw on this exchange: ${messageOf(error)} (a suite bug, not a verdict on the server).` },
-    probe: exchange.probe.title,
-    exchange,
-  };
+function crash(rule: RuleId, part: string, error: unknown): Verdict {
+  return { title: 'check crashed', message: `The ${rule} check's \`${part}\` threw on this exchange: ${messageOf(error)} (a suite bug, not a verdict on the server).` };
 }
 
 /**
@@ -412,7 +396,8 @@ const clipText = (text: string, cap: number): string => (text.length <= cap ? te
 
 interface SummaryInput {
   readonly tallies: ReadonlyMap<string, Tally>;
-  readonly skips: readonly Skip[];
+  /** Skip reasons per (rule, operation). */
+  readonly reasons: ReadonlyMap<string, readonly string[]>;
   readonly sentTo: ReadonlyMap<string, number>;
   readonly target: Target;
   readonly options: CheckOptions;
@@ -421,13 +406,7 @@ interface SummaryInput {
 /** One row per (rule, operation) in scope, plus any pair judged outside its rule's scope. */
 function summarize(rules: readonly Rule[], input: SummaryInput): CheckSummary[] {
   const rows: CheckSummary[] = [];
-  const reasons = new Map<string, string[]>();
-  for (const skip of input.skips) {
-    const key = pairKey(skip.rule, operation(skip.endpoint));
-    const list = reasons.get(key) ?? [];
-    if (!list.includes(skip.reason)) list.push(skip.reason);
-    reasons.set(key, list);
-  }
+  const reasons = input.reasons;
   for (const rule of rules) {
     if (rule.scope === 'target') {
       rows.push(targetRow(rule, input.target));

@@ -12,6 +12,9 @@ describe('judgeVariant', () => {
   it.each([
     ['fault caught on its rule and operation', { variant: fault, run: run(1, [{ rule: 'ACK-202', operation: op }]), want: 'killed' }],
     ['fault caught on its rule among others', { variant: fault, run: run(1, [{ rule: 'STATUS-SET', operation: op }, { rule: 'ACK-202', operation: op }]), want: 'killed' }],
+    ['fault caught in one failure with others: its rule among the rules it broke', { variant: fault, run: run(1, [{ rule: 'STATUS-SET', rules: ['STATUS-SET', 'ACK-202'], operation: op }]), want: 'killed' }],
+    ['failures listing rules, none the fault\'s', { variant: fault, run: run(1, [{ rule: 'STATUS-SET', rules: ['STATUS-SET', 'ERR-BODY'], operation: op }]), want: 'misattributed' }],
+    ['fault\'s rule among the rules, another operation', { variant: fault, run: run(1, [{ rule: 'STATUS-SET', rules: ['STATUS-SET', 'ACK-202'], operation: 'PUT /sites/edge-caching/status' }]), want: 'misattributed' }],
     ['fault caught on another rule only', { variant: fault, run: run(1, [{ rule: 'STATUS-SET', operation: op }]), want: 'misattributed' }],
     ['fault caught on its rule, another operation', { variant: fault, run: run(1, [{ rule: 'ACK-202', operation: 'PUT /sites/edge-caching/status' }]), want: 'misattributed' }],
     ['fault not caught', { variant: fault, run: run(0), want: 'missed' }],
@@ -22,6 +25,11 @@ describe('judgeVariant', () => {
   ] as const)('%s', (_, { variant, run: result, want }) => {
     expect(judgeVariant(variant, result).verdict).toBe(want);
   });
+});
+
+it('names every rule a failure broke among what the fault was caught as', () => {
+  const result = judgeVariant(fault, run(1, [{ rule: 'STATUS-SET', rules: ['STATUS-SET', 'NO-SERVER-ERROR'], operation: op }]));
+  expect(result.caughtAs).toEqual([`NO-SERVER-ERROR on ${op}`, `STATUS-SET on ${op}`]);
 });
 
 describe('summarize', () => {

@@ -2,7 +2,8 @@
  * `hosted-site-contract self-test` (npm run mutation): proves the suite. Every variant of the
  * mock's catalogue is checked by the real `conform` command with its default settings (only
  * `--mock-variant` differs), in parallel processes. A fault is killed when the run fails with a
- * failure of the rule the fault breaks, on the operation where it shows; a conformant variant
+ * failure that broke the rule the fault breaks (among any others the same exchange broke), on
+ * the operation where it shows; a conformant variant
  * passes when the run conforms. Exit 1 unless every fault is killed and nothing raises a false alarm.
  */
 import { spawn } from 'node:child_process';
@@ -20,7 +21,8 @@ const CLI = fileURLToPath(new URL('../bin/hosted-site-contract.js', import.meta.
 /** What one `conform` run against a variant showed. */
 export interface RunResult {
   readonly exitCode: number | null;
-  readonly failures: readonly { readonly rule: string; readonly operation: string }[];
+  /** `rules`: every rule the failure broke (a report from before they were listed has `rule` alone). */
+  readonly failures: readonly { readonly rule: string; readonly rules?: readonly string[]; readonly operation: string }[];
   readonly error?: string;
   readonly ms: number;
 }
@@ -51,15 +53,17 @@ export interface SelfTestReport {
 
 const expectedOf = (v: Variant) => (v.rule ? `${v.rule}${v.endpoint ? ` on ${operation(endpoint(v.endpoint))}` : ''}` : undefined);
 
+const rulesOf = (f: RunResult['failures'][number]): readonly string[] => f.rules ?? [f.rule];
+
 /** The verdict on one variant, from its run: pure, so it is tested on hand-made results. */
 export function judgeVariant(variant: Variant, run: RunResult): VariantResult {
-  const caughtAs = [...new Set(run.failures.map((f) => `${f.rule} on ${f.operation}`))].sort();
+  const caughtAs = [...new Set(run.failures.flatMap((f) => rulesOf(f).map((rule) => `${rule} on ${f.operation}`)))].sort();
   const base = { name: variant.name, kind: variant.kind, caughtAs, ms: run.ms, ...(variant.rule ? { expected: expectedOf(variant)! } : {}) };
   if (run.error || (run.exitCode !== 0 && run.exitCode !== 1)) return { ...base, verdict: 'error', error: run.error ?? `conform exited ${run.exitCode}` };
   if (variant.kind === 'conformant') return { ...base, verdict: run.exitCode === 0 ? 'passed' : 'false-alarm' };
   if (run.exitCode === 0) return { ...base, verdict: 'missed' };
   const op = variant.endpoint ? operation(endpoint(variant.endpoint)) : undefined;
-  const attributed = run.failures.some((f) => f.rule === variant.rule && (op === undefined || f.operation === op));
+  const attributed = run.failures.some((f) => variant.rule !== undefined && rulesOf(f).includes(variant.rule) && (op === undefined || f.operation === op));
   return { ...base, verdict: attributed ? 'killed' : 'misattributed' };
 }
 
@@ -95,7 +99,7 @@ function runConform(variant: Variant, timeoutMs: number): Promise<RunResult> {
       clearTimeout(timer);
       const ms = performance.now() - started;
       try {
-        const report = JSON.parse(stdout) as { failures?: { rule: string; operation: string }[] };
+        const report = JSON.parse(stdout) as { failures?: RunResult['failures'] };
         resolve({ exitCode, failures: report.failures ?? [], ms });
       } catch {
         const lastLine = stderr.trim().split('\n').at(-1) ?? '';

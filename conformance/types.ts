@@ -104,9 +104,14 @@ export interface Check {
   readonly check: (context: CheckContext, exchange: Exchange) => Verdict | undefined;
 }
 
-/** A failed check, with everything needed to reproduce it; secrets already redacted. */
+/**
+ * A failed check, with everything needed to reproduce it; secrets already redacted. One exchange
+ * that breaks several rules is one failure listing them all (`rules`); `rule` is the first.
+ */
 export interface Failure {
   readonly rule: RuleId;
+  /** Every rule the exchange broke, in the model's rule order; `rules[0] === rule`. */
+  readonly rules: readonly RuleId[];
   /** `METHOD /path/template`, exactly as the document writes it. */
   readonly operation: string;
   readonly title: string;
@@ -134,6 +139,40 @@ export interface CheckSummary {
   readonly reason?: string;
 }
 
+/** How much of one rule the run judged: its rows (in-scope operations) checked, and why the others were not. */
+export interface RuleCoverage {
+  /** Rows of the rule a check judged (passed or failed). */
+  readonly checked: number;
+  /** Rows of the rule: its in-scope operations (plus any it judged outside them). */
+  readonly inScope: number;
+  readonly skipped: readonly { readonly operation: string; readonly reason: string }[];
+  /** Rows judged, but with some of their probes not sent (e.g. valid boundary cases without --allow-destructive). */
+  readonly partly: readonly { readonly operation: string; readonly reason: string }[];
+}
+
+/** What the run covered: rows checked of all rows, skipped rows grouped by reason, and per rule. */
+export interface Coverage {
+  readonly checked: number;
+  readonly total: number;
+  /** Skipped rows counted per reason group (ids and figures that vary per row stripped), most first. */
+  readonly skipped: readonly { readonly reason: string; readonly count: number }[];
+  /** Keyed by rule id, in the model's order. */
+  readonly rules: Readonly<Record<string, RuleCoverage>>;
+}
+
+/**
+ * What a destructive endpoint's successful answers consumed on the target (e.g. an additional
+ * SFTP account removed): the next run may find less to check, and this says why.
+ */
+export interface Consumption {
+  /** `METHOD /path/template` of an endpoint whose model `effect` is `destructive`. */
+  readonly operation: string;
+  /** The path parameters of the accepted requests, by name (e.g. `sftp_account_id`). */
+  readonly ids: Readonly<Record<string, string>>;
+  /** Requests with these ids the target accepted (a 2xx answer). */
+  readonly requests: number;
+}
+
 export interface Report {
   readonly ok: boolean;
   readonly seed: number;
@@ -143,12 +182,24 @@ export interface Report {
   readonly durationMs: number;
   readonly requests: number;
   readonly options: Readonly<Record<string, unknown>>;
-  readonly summary: { readonly passed: number; readonly failed: number; readonly skipped: number; readonly warnings: number };
+  readonly summary: {
+    readonly passed: number;
+    readonly failed: number;
+    readonly skipped: number;
+    readonly warnings: number;
+    /** Failures found, one per exchange (or scenario, or target row), including any beyond `failures`' cap. */
+    readonly distinctFailures: number;
+    /** The rules those failures broke, counted per failure: the sum of their `rules`' lengths. */
+    readonly ruleViolations: number;
+  };
   readonly checks: readonly CheckSummary[];
+  readonly coverage: Coverage;
   readonly failures: readonly Failure[];
   readonly warnings: readonly Failure[];
   /** The document's conflicts the run met, and how they were resolved (either side, or the letter with --strict). */
   readonly notes: readonly string[];
+  /** What destructive requests the target accepted used up, per operation and path ids. */
+  readonly consumed: readonly Consumption[];
 }
 
 /** Ids found through the read endpoints, starting from `--site-id` (or the mock's fixtures). */

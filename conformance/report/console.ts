@@ -4,6 +4,7 @@
  * a reader needs to act: the probe, the request, the response, the seed and a curl line; then a
  * table of rules by outcome, the notes, and one closing line.
  */
+import { reasonGroups } from '../coverage.ts';
 import type { Progress } from '../runner.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
@@ -32,7 +33,11 @@ const printable = (text: string) =>
 
 function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   const mark = f.severity === 'warning' ? yellow(style, '!') : red(style, '✗');
-  const lines = [`  ${mark} ${bold(style, printable(f.title))}`, `    probe:    ${printable(f.probe)}`, `    why:      ${printable(f.message)}`];
+  const lines = [`  ${mark} ${bold(style, printable(f.title))}`];
+  if (f.rules.length > 1) lines.push(`    rules:    ${f.rules.join(', ')} (one exchange, ${f.rules.length} rules broken)`);
+  // A failure of several rules gives one reason per line (see mergeVerdicts).
+  const why = f.rules.length > 1 ? f.message.split('\n') : [f.message];
+  lines.push(`    probe:    ${printable(f.probe)}`, ...why.map((line, i) => `    ${i ? '          ' : 'why:      '}${printable(line)}`));
   lines.push(`    request:  ${f.request.method} ${printable(f.request.url)}`);
   for (const [name, value] of Object.entries(f.request.headers)) lines.push(`              ${name}: ${printable(value)}`);
   if (f.request.body !== undefined) lines.push(`              body: ${printable(clip(f.request.body, REQUEST_BODY_SHOWN))}`);
@@ -48,10 +53,11 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   return lines;
 }
 
+/** Failures grouped by the rules they broke together and the operation. */
 function grouped(list: readonly Failure[], style: ConsoleStyle): string[] {
   const groups = new Map<string, Failure[]>();
   for (const f of list) {
-    const key = `${f.rule}  ${f.operation}`;
+    const key = `${f.rules.join(' + ')}  ${f.operation}`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   const lines: string[] = [];
@@ -80,38 +86,62 @@ function table(rows: readonly CheckSummary[], style: ConsoleStyle): string[] {
   return lines;
 }
 
-/** Skipped rows grouped by reason, so a reader sees what the run could not judge and why. */
-function skipped(rows: readonly CheckSummary[]): string[] {
-  const byReason = new Map<string, string[]>();
-  for (const r of rows.filter((r) => r.outcome === 'skipped')) {
-    const reason = r.reason ?? 'no reason given';
-    byReason.set(reason, [...(byReason.get(reason) ?? []), `${r.rule} ${r.operation}`]);
-  }
-  const lines: string[] = [];
-  for (const [reason, pairs] of byReason) {
-    const shown = pairs.slice(0, 6).join(', ');
-    lines.push(`  - ${printable(reason)}: ${shown}${pairs.length > 6 ? `, and ${pairs.length - 6} more` : ''}`);
-  }
-  return lines;
+/** Rows named per reason group in the SKIPPED section; the JSON report's `coverage` lists them all. */
+const SKIPPED_ROWS_SHOWN = 6;
+
+/** Skipped rows counted per reason group, with a few of them named, so a reader sees what the run could not judge and why. */
+function skipped(report: Report): string[] {
+  const rows = report.checks.filter((r) => r.outcome === 'skipped');
+  return reasonGroups(rows.map((r) => r.reason ?? 'no reason given')).map(({ reason, members }) => {
+    const pairs = members.map((i) => `${rows[i]!.rule} ${rows[i]!.operation}`);
+    const shown = pairs.slice(0, SKIPPED_ROWS_SHOWN).join(', ');
+    return `  - ${printable(reason)} (${pairs.length}): ${shown}${pairs.length > SKIPPED_ROWS_SHOWN ? `, and ${pairs.length - SKIPPED_ROWS_SHOWN} more` : ''}`;
+  });
 }
 
 const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** The closing line: verdict, totals, wall time, requests and the seed. */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** `3 distinct failures (7 rule violations)`: one failure per exchange, however many rules it broke. */
+export const failureCounts = (report: Report): string =>
+  `${count(report.summary.distinctFailures, 'distinct failure')} (${count(report.summary.ruleViolations, 'rule violation')})`;
+
+/**
+ * The closing line: verdict, what it covered, totals, wall time, requests and the seed. Whenever
+ * a row was skipped it says on how many checks the verdict rests, and why the others were not
+ * judged, counted per reason group.
+ */
 export function finalLine(report: Report, style: ConsoleStyle = { color: false }): string {
   const s = report.summary;
-  const verdict = report.ok ? green(style, '✓ conforms') : red(style, '✗ does not conform');
   const rate = report.durationMs > 0 ? ` (${Math.round((report.requests * 1000) / report.durationMs)}/s)` : '';
-  return `${verdict}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings — ${formatSeconds(report.durationMs)}, ${report.requests} requests${rate}, seed ${report.seed}`;
+  const tail = `${formatSeconds(report.durationMs)}, ${report.requests} requests${rate}, seed ${report.seed}`;
+  const { checked, total } = report.coverage;
+  const reasons = report.coverage.skipped.map((g) => `${printable(g.reason)} (${g.count})`).join(', ');
+  if (report.ok) {
+    if (!s.skipped) return `${green(style, '✓ conforms')}: ${s.passed} passed, ${s.failed} failed, 0 skipped, ${s.warnings} warnings — ${tail}`;
+    return `${green(style, '✓ conforms')} on ${checked} of ${total} checks — ${s.skipped} skipped: ${reasons}; ${s.warnings} warnings — ${tail}`;
+  }
+  const failOnSkip = report.options.failOnSkip === true && s.skipped > 0;
+  const why = [
+    ...(s.distinctFailures ? [`${failureCounts(report)}${s.skipped ? ` on ${checked} of ${total} checks` : ''}`] : []),
+    ...(failOnSkip ? [`${s.distinctFailures ? s.skipped : `${s.skipped} of ${total}`} checks skipped (--fail-on-skip)`] : []),
+  ];
+  const counts = `${s.passed} passed, ${s.failed} failed, ${s.skipped ? '' : '0 skipped, '}${s.warnings} warnings`;
+  const skips = s.skipped ? `; ${failOnSkip ? '' : `${s.skipped} `}skipped: ${reasons}` : '';
+  return `${red(style, '✗ does not conform')}: ${why.join(', and ') || 'see the failures above'} — ${counts}${skips} — ${tail}`;
 }
 
 export function renderConsole(report: Report, style: ConsoleStyle = { color: false }): string {
   const lines: string[] = [`hosted-site-contract conform: ${report.target} (spec ${report.specVersion})`];
-  if (report.failures.length) lines.push('', bold(style, red(style, `FAILURES (${report.failures.length})`)), ...grouped(report.failures, style));
+  if (report.failures.length) {
+    const listed = report.failures.length < report.summary.distinctFailures ? `; ${report.failures.length} listed, see the notes` : '';
+    lines.push('', bold(style, red(style, `FAILURES: ${failureCounts(report)}${listed}`)), ...grouped(report.failures, style));
+  }
   if (report.warnings.length) lines.push('', bold(style, yellow(style, `WARNINGS (${report.warnings.length})`)), ...grouped(report.warnings, style));
   lines.push('', bold(style, 'SUMMARY (rows are rule × operation)'), ...table(report.checks, style));
-  const skips = skipped(report.checks);
-  if (skips.length) lines.push('', bold(style, 'SKIPPED'), ...skips);
+  const skips = skipped(report);
+  if (skips.length) lines.push('', bold(style, `SKIPPED: ${report.summary.skipped} of ${report.coverage.total} rows, by reason`), ...skips);
   if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...report.notes.map((n) => `  - ${printable(n)}`));
   lines.push('', finalLine(report, style), '');
   return lines.join('\n');

@@ -9,6 +9,7 @@ const nasty = 'a<b>&c"d\'e ]]> \u0001\u0008\u000b \ud800 lone \udfff end \t\r\n 
 
 const failure: Failure = {
   rule: 'AUTH-401',
+  rules: ['AUTH-401'],
   operation: 'GET /sites/{site_id}',
   title: `answered 200 ${nasty}`,
   message: nasty,
@@ -29,15 +30,25 @@ const report: Report = {
   durationMs: 1234,
   requests: 3,
   options: {},
-  summary: { passed: 1, failed: 1, skipped: 1, warnings: 1 },
+  summary: { passed: 1, failed: 1, skipped: 1, warnings: 1, distinctFailures: 2, ruleViolations: 2 },
   checks: [
     { rule: 'AUTH-401', operation: 'GET /sites/{site_id}', outcome: 'failed', exchanges: 2 },
     { rule: 'AUTH-401', operation: 'GET /validate', outcome: 'passed', exchanges: 1, reason: `note ${nasty}` },
     { rule: 'ERR-BODY', operation: 'GET /validate', outcome: 'skipped', exchanges: 0, reason: `skipped ${nasty}` },
   ],
+  coverage: {
+    checked: 2,
+    total: 3,
+    skipped: [{ reason: `skipped ${nasty}`, count: 1 }],
+    rules: {
+      'AUTH-401': { checked: 2, inScope: 2, skipped: [], partly: [] },
+      'ERR-BODY': { checked: 0, inScope: 1, skipped: [{ operation: 'GET /validate', reason: `skipped ${nasty}` }], partly: [] },
+    },
+  },
   failures: [failure, { ...failure, title: 'second' }],
   warnings: [{ ...failure, rule: 'AUTH-401', operation: 'GET /validate', severity: 'warning' }],
   notes: [nasty],
+  consumed: [{ operation: 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}', ids: { sftp_account_id: nasty }, requests: 1 }],
 };
 
 describe('renderJunit', () => {

@@ -1,7 +1,9 @@
 /**
  * The JUnit XML reporter: one testsuite per rule, one testcase per operation (the report's rows),
- * `<failure>` with the failures of the row, `<skipped>` with the reason. Every value is escaped,
- * and characters XML 1.0 cannot carry (most control characters, lone surrogates) are replaced.
+ * `<failure>` with the failures of the row (a failure that broke several rules shows under each),
+ * `<skipped>` with the reason. The report's counts travel as properties: distinct failures and
+ * rule violations, coverage and skipped rows per reason group. Every value is escaped, and
+ * characters XML 1.0 cannot carry (most control characters, lone surrogates) are replaced.
  */
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
@@ -26,6 +28,7 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 function details(f: Failure): string {
   const lines = [
     `${f.title}`,
+    ...(f.rules.length > 1 ? [`rules: ${f.rules.join(', ')} (one exchange, ${f.rules.length} rules broken)`] : []),
     `probe: ${f.probe}`,
     f.message,
     `request: ${f.request.method} ${f.request.url}`,
@@ -58,12 +61,18 @@ function testcase(row: CheckSummary, failures: readonly Failure[], warnings: rea
 
 export function renderJunit(report: Report): string {
   const rules = [...new Set(report.checks.map((c) => c.rule))];
-  const byPair = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rule === c.rule && f.operation === c.operation);
+  const byPair = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rules.includes(c.rule) && f.operation === c.operation);
   const properties = [
     ['seed', String(report.seed)],
     ['target', report.target],
     ['specVersion', report.specVersion],
     ['requests', String(report.requests)],
+    ['distinctFailures', String(report.summary.distinctFailures)],
+    ['ruleViolations', String(report.summary.ruleViolations)],
+    ['coverage.checked', String(report.coverage.checked)],
+    ['coverage.total', String(report.coverage.total)],
+    ...report.coverage.skipped.map((g) => [`skipped: ${g.reason}`, String(g.count)]),
+    ...report.consumed.map((c) => [`consumed: ${c.operation}${Object.entries(c.ids).map(([k, v]) => ` ${k}=${v}`).join('')}`, String(c.requests)]),
   ]
     .map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`)
     .join('\n');
