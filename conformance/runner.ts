@@ -448,6 +448,9 @@ function fallbackReason(e: Endpoint | undefined, input: SummaryInput): string {
   const sent = e ? (input.sentTo.get(e.name) ?? 0) : 0;
   if (sent === 0) return 'no probe exercised it';
   if (e && e.effect !== 'read' && !input.target.allowDestructive) return 'needs --allow-destructive';
+  // No valid request could be built (INPUT-ACCEPT says why), so no rule that judges a success had one.
+  const noValid = e && input.reasons.get(pairKey('INPUT-ACCEPT', operation(e)));
+  if (noValid?.length) return noValid.join('; ');
   return `no answer this rule judges among the ${sent} exchange${sent === 1 ? '' : 's'} of this operation`;
 }
 
