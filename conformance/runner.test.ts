@@ -8,7 +8,7 @@ import { api } from '../spec/api.ts';
 import type { RuleId } from '../spec/model.ts';
 import { endpoint, inScope, operation } from '../spec/queries.ts';
 import { MAX_FAILURES_PER_PAIR, MAX_TIMEOUTS_IN_A_ROW, runConformance, type Suite } from './runner.ts';
-import type { Check, Exchange, Probe, ProbeResponse, Scenario, Send, Target } from './types.ts';
+import type { Check, Exchange, Probe, ProbeResponse, Scenario, Send, Skip, Target } from './types.ts';
 
 const stubTarget: Target = {
   baseUrl: 'http://127.0.0.1:1/v2',
@@ -84,8 +84,12 @@ describe('runConformance', () => {
     const probes = [probe('AUTH-401', 'resetSite', 'no key')];
     const ack = (r: Awaited<ReturnType<typeof run>>) => r.checks.find((c) => c.rule === 'ACK-202' && c.operation === 'POST /sites/{site_id}/reset-site');
     expect(ack(await run(suite(probes)))).toMatchObject({ outcome: 'skipped', reason: 'needs --allow-destructive' });
-    const destructive = await runConformance({ target: { ...stubTarget, allowDestructive: true }, seed: 7, runs: 1, options: { strict: false }, send: fakeSend, suite: suite(probes) });
-    expect(ack(destructive)).toMatchObject({ outcome: 'skipped', reason: 'no answer this rule judges among the 1 exchange of this operation' });
+    const destructive = (skipped: Skip[]) =>
+      runConformance({ target: { ...stubTarget, allowDestructive: true }, seed: 7, runs: 1, options: { strict: false }, send: fakeSend, suite: suite(probes, { probeSources: [() => ({ probes, skipped })] }) });
+    expect(ack(await destructive([]))).toMatchObject({ outcome: 'skipped', reason: 'no answer this rule judges among the 1 exchange of this operation' });
+    // When no valid request could be built, the rows that judge a success say why, as INPUT-ACCEPT does.
+    const noValid = await destructive([{ rule: 'INPUT-ACCEPT', endpoint: endpoint('resetSite'), reason: 'no site discovered' }]);
+    expect(ack(noValid)).toMatchObject({ outcome: 'skipped', reason: 'no site discovered' });
   });
 
   it('judges BASE-PATH once against the base URL', async () => {
