@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { queryArb, requestBodyArb } from '../../spec/arbitraries.ts';
 import type { Endpoint, FieldType } from '../../spec/model.ts';
 import type { DiscoveredIds, Target, Tenant } from '../types.ts';
-import { draw, drawOne, streamSeed, type RequestParts } from './request.ts';
+import { draw, drawValues, streamSeed, type Drawn, type RequestParts } from './request.ts';
 
 /** A value, or why it cannot be had (the reason becomes a Skip). */
 export type Found<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
@@ -169,33 +169,43 @@ export interface ValidOptions {
   readonly freeText?: boolean;
 }
 
-/** `n` requests valid under every reading of the document, naming the tenant's data. */
-export function validRequests(endpoint: Endpoint, tenant: Tenant, seed: number, n: number, options: ValidOptions = {}): Found<RequestParts[]> {
+/** `n` requests valid under every reading of the document, naming the tenant's data; each keeps its draw (for shrinking). */
+export function validRequests(endpoint: Endpoint, tenant: Tenant, seed: number, n: number, options: ValidOptions = {}): Found<(RequestParts & { readonly drawn?: Drawn })[]> {
   const path = pathOf(endpoint, tenant.ids, options.path);
   if (!path.ok) return path;
-  const queries = endpoint.queryParams.length ? draw(queryArb(endpoint), streamSeed(seed, 'query'), n) : undefined;
-  let bodies: Record<string, unknown>[] | undefined;
+  const queryArbitrary = endpoint.queryParams.length ? queryArb(endpoint) : undefined;
+  const queries = queryArbitrary && drawValues(queryArbitrary, streamSeed(seed, 'query'), n);
+  let bodyArbitrary: fc.Arbitrary<Record<string, unknown>> | undefined;
   if (endpoint.body) {
     const ids = bodyIdArbs(endpoint, tenant.ids);
     if (!ids.ok) return ids;
-    const overrides = { ...ids.value, ...(options.freeText ? freeText[endpoint.name] : {}) };
-    bodies = draw(requestBodyArb(endpoint, overrides), streamSeed(seed, 'body'), n);
+    bodyArbitrary = requestBodyArb(endpoint, { ...ids.value, ...(options.freeText ? freeText[endpoint.name] : {}) });
   }
+  const bodies = bodyArbitrary && drawValues(bodyArbitrary, streamSeed(seed, 'body'), n);
   return found(
-    Array.from({ length: n }, (_, i) => ({
-      path: path.value,
-      ...(queries ? { query: queries[i]! } : {}),
-      ...(bodies ? { body: { json: bodies[i]! } } : {}),
-    })),
+    Array.from({ length: n }, (_, i) => {
+      const query = queries?.[i];
+      const body = bodies?.[i];
+      const parts = (q = query?.value_, b = body?.value_): RequestParts => ({ path: path.value, ...(q ? { query: q } : {}), ...(b ? { body: { json: b } } : {}) });
+      // Shrinking varies the body, else the query (no endpoint of the document takes both).
+      let drawn: Drawn | undefined;
+      if (body && bodyArbitrary) drawn = { arbitrary: bodyArbitrary, value: body, parts: (b: Record<string, unknown>) => parts(undefined, b) };
+      else if (query && queryArbitrary) drawn = { arbitrary: queryArbitrary, value: query, parts: (q: Record<string, string>) => parts(q) };
+      return { ...parts(), ...(drawn ? { drawn } : {}) };
+    }),
   );
 }
 
 /**
  * A body of the right shape naming the tenant's data where it is known and random stand-ins
  * where not; `madeUp` lists the fields that hold a stand-in (a server may refuse those as
- * unknown with 404 before it looks at anything else).
+ * unknown with 404 before it looks at anything else). `drawn` is the body's draw, for shrinking.
  */
-export function standInBody(endpoint: Endpoint, ids: Ids, seed: number): { readonly body: Record<string, unknown>; readonly madeUp: readonly string[] } {
+export function standInBody(
+  endpoint: Endpoint,
+  ids: Ids,
+  seed: number,
+): { readonly body: Record<string, unknown>; readonly madeUp: readonly string[]; readonly drawn: Omit<Drawn<Record<string, unknown>>, 'parts'> } {
   if (!endpoint.body) throw new Error(`${endpoint.name} takes no request body`);
   const madeUp: string[] = [];
   const overrides: Record<string, fc.Arbitrary<unknown>> = {};
@@ -216,7 +226,9 @@ export function standInBody(endpoint: Endpoint, ids: Ids, seed: number): { reado
     overrides.name = probeLabelArb.map((label) => probeRecordName(recordName, label));
     overrides.new_resource_records = fc.array(testNetAddressArb.map((value) => ({ value })), { minLength: 1, maxLength: 2 });
   }
-  return { body: drawOne(requestBodyArb(endpoint, overrides), streamSeed(seed, 'body')), madeUp };
+  const arbitrary = requestBodyArb(endpoint, overrides);
+  const value = drawValues(arbitrary, streamSeed(seed, 'body'), 1)[0]!;
+  return { body: value.value_, madeUp, drawn: { arbitrary, value } };
 }
 
 // ---- wrong types ----------------------------------------------------------------------------------
