@@ -1,9 +1,10 @@
 /**
  * The conformance run: builds every probe (filtered by `--only`), sends them with bounded
  * concurrency, applies every applicable check to every exchange, then runs the stateful scenarios
- * one after another (their exchanges are judged too). The report lists one row per (rule,
- * operation) in scope, in the model's order, so it reads the same run after run; failures are in
- * probe order, redacted, each with the seed and a curl line.
+ * one after another (their exchanges are judged too), then shrinks the failures found with a
+ * generated input (shrink.ts). The report lists one row per (rule, operation) in scope, in the
+ * model's order, so it reads the same run after run; failures are in probe order, redacted, each
+ * with the seed and a curl line (of the shrunk request, where one was found).
  */
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
@@ -13,6 +14,7 @@ import { learnExchange } from './body.ts';
 import { mapConcurrently } from './concurrently.ts';
 import { curlFor } from './curl.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
+import { DEFAULT_SHRINK_BUDGET, shrinkFailures, type ShrinkBudget, type Shrunk } from './shrink.ts';
 import type {
   Check,
   CheckContext,
@@ -41,7 +43,8 @@ export interface Suite {
 }
 
 export interface Progress {
-  readonly phase: 'probes' | 'scenarios' | 'done';
+  /** `shrinking` counts requests against the run's shrinking budget. */
+  readonly phase: 'probes' | 'scenarios' | 'shrinking' | 'done';
   readonly done: number;
   readonly total: number;
   readonly requests: number;
@@ -70,6 +73,8 @@ export interface RunInput {
   readonly reportOptions?: Readonly<Record<string, unknown>>;
   /** The process's sanitizer (it learns every secret the run meets); default: one knowing the target's keys. */
   readonly sanitizer?: Sanitizer;
+  /** Extra requests shrinking may spend (default `DEFAULT_SHRINK_BUDGET`). */
+  readonly shrinkBudget?: ShrinkBudget;
 }
 
 
@@ -96,6 +101,8 @@ interface RawFailure {
   readonly verdict: Verdict;
   readonly probe: string;
   readonly exchange?: Exchange;
+  /** The smallest failing input shrinking found from `exchange`'s (shrink.ts). */
+  readonly shrunk?: Shrunk;
 }
 
 interface Tally {
@@ -294,31 +301,59 @@ export async function runConformance(input: RunInput): Promise<Report> {
     progress('scenarios', i + 1, scenarios.length);
   }
 
-  // ---- Report -----------------------------------------------------------------------------
+  // ---- Shrink: failures with a generated input (errors only; warnings do not fail the run) ---
   const kept = [...found.values()]
     .flatMap((pair) => pair.kept)
     .sort((a, b) => a.order - b.order || a.seq - b.seq)
     .map((k) => k.failure);
+  const budget = input.shrinkBudget ?? DEFAULT_SHRINK_BUDGET;
+  let shrinkRequests = 0;
+  const { results: shrunk, summary: shrinking } = await shrinkFailures(
+    kept.map((f) => ({ rule: f.rule, operation: f.operation, ...(f.exchange && (f.verdict.severity ?? 'error') === 'error' ? { exchange: f.exchange } : {}) })),
+    {
+      send: safeSend,
+      checks: suite.checks,
+      context: checkContext,
+      budget,
+      received: (exchange) => {
+        requests += 1 + exchange.throttled;
+        throttled += exchange.throttled;
+        learnExchange(sanitizer, exchange.probe.request, exchange.response);
+        progress('shrinking', ++shrinkRequests, budget.perRun);
+      },
+      keep: (exchange) => excerpt(exchange, sanitizer),
+      halted: () => sanitizer.overflow !== undefined,
+    },
+  );
+  shrunk.forEach((s, i) => {
+    if (s) kept[i] = { ...kept[i]!, shrunk: s.verdict ? { ...s, verdict: { ...s.verdict, title: ownCopy(s.verdict.title), message: ownCopy(s.verdict.message) } } : s };
+  });
+
+  // ---- Report -----------------------------------------------------------------------------
   for (const { rule, operation: op, severity, count } of found.values()) {
     if (count <= MAX_FAILURES_PER_PAIR) continue;
     const what = severity === 'warning' ? 'warnings' : 'failures';
     notes.push(`${rule} on ${op}: ${count - MAX_FAILURES_PER_PAIR} more ${what} not listed (first ${MAX_FAILURES_PER_PAIR} kept)`);
   }
   const toFailure = (f: RawFailure): Failure => {
-    const request: ProbeRequest = f.exchange?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
-    const response = f.exchange?.response;
+    // A shrunk failure shows its smallest failing exchange, and the first found as `original`.
+    const shown = f.shrunk?.exchange ?? f.exchange;
+    const verdict = f.shrunk?.verdict ?? f.verdict;
+    const request: ProbeRequest = shown?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
+    const response = shown?.response;
     return {
       rule: f.rule,
       operation: f.operation,
-      title: f.verdict.title,
-      message: f.verdict.message,
+      title: verdict.title,
+      message: verdict.message,
       severity: f.verdict.severity ?? 'error',
       probe: f.probe,
       request,
       ...(response ? { response } : {}),
-      ...(f.exchange?.failure ? { transport: f.exchange.failure } : {}),
+      ...(shown?.failure ? { transport: shown.failure } : {}),
       seed,
-      curl: f.exchange ? curlFor(request, sanitizer) : '',
+      curl: shown ? curlFor(request, sanitizer) : '',
+      ...(f.shrunk && f.exchange ? { original: f.exchange.probe.request, shrinkSteps: f.shrunk.steps, shrink: f.shrunk.note } : {}),
     };
   };
   const rules = api.rules.filter((r) => inRules(r.id));
@@ -366,6 +401,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     failures,
     warnings,
     notes,
+    shrinking,
   };
   return sanitizer.value(report);
 }
