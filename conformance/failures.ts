@@ -4,6 +4,7 @@
  * bounded: at most `cap` failures are kept per (rule, operation, severity), the first in probe
  * order whatever order the answers arrive in; a failure is listed when any of its rules keeps it.
  */
+import type { Shrunk } from './shrink.ts';
 import { api } from '../spec/api.ts';
 import type { RuleId } from '../spec/model.ts';
 import type { Exchange, Verdict } from './types.ts';
@@ -18,6 +19,8 @@ export interface RawFailure {
   readonly verdict: Verdict;
   readonly probe: string;
   readonly exchange?: Exchange;
+  /** The smallest failing input shrinking found from `exchange`'s (shrink.ts). */
+  readonly shrunk?: Shrunk;
 }
 
 export const rulesOf = (f: RawFailure): readonly RuleId[] => f.rules ?? [f.rule];

@@ -1,11 +1,12 @@
 /**
  * The conformance run: builds every probe (filtered by `--only`), sends them with bounded
  * concurrency, applies every applicable check to every exchange, then runs the stateful scenarios
- * one after another (their exchanges are judged too). The report lists one row per (rule,
- * operation) in scope, in the model's order, so it reads the same run after run; failures are in
- * probe order, one per exchange listing every rule it broke, redacted, each with the seed and a
- * curl line. It also says what the run covered (`coverage`) and what accepted destructive
- * requests consumed on the target (`consumed`).
+ * one after another (their exchanges are judged too), then shrinks the failures found with a
+ * generated input (shrink.ts). The report lists one row per (rule, operation) in scope, in the
+ * model's order, so it reads the same run after run; failures are in probe order, one per
+ * exchange listing every rule it broke, redacted, each with the seed and a curl line (of the
+ * shrunk request, where one was found). It also says what the run covered (`coverage`) and what
+ * accepted destructive requests consumed on the target (`consumed`).
  */
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
@@ -18,6 +19,7 @@ import { coverageOf, pairKey, reasonsByPair } from './coverage.ts';
 import { curlFor } from './curl.ts';
 import { FailureLog, mergeVerdicts, rulesOf, type RawFailure } from './failures.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
+import { DEFAULT_SHRINK_BUDGET, shrinkFailures, type ShrinkBudget, type Shrunk } from './shrink.ts';
 import type {
   Check,
   CheckContext,
@@ -46,7 +48,8 @@ export interface Suite {
 }
 
 export interface Progress {
-  readonly phase: 'probes' | 'scenarios' | 'done';
+  /** `shrinking` counts requests against the run's shrinking budget. */
+  readonly phase: 'probes' | 'scenarios' | 'shrinking' | 'done';
   readonly done: number;
   readonly total: number;
   readonly requests: number;
@@ -77,6 +80,8 @@ export interface RunInput {
   readonly sanitizer?: Sanitizer;
   /** A skipped row fails the run (`--fail-on-skip`): for gates that must cover everything. */
   readonly failOnSkip?: boolean;
+  /** Extra requests shrinking may spend (default `DEFAULT_SHRINK_BUDGET`). */
+  readonly shrinkBudget?: ShrinkBudget;
 }
 
 
@@ -276,28 +281,56 @@ export async function runConformance(input: RunInput): Promise<Report> {
     progress('scenarios', i + 1, scenarios.length);
   }
 
-  // ---- Report -----------------------------------------------------------------------------
+  // ---- Shrink: failures with a generated input (errors only; warnings do not fail the run) ---
   const kept = failureLog.listed();
+  const budget = input.shrinkBudget ?? DEFAULT_SHRINK_BUDGET;
+  let shrinkRequests = 0;
+  const { results: shrunk, summary: shrinking } = await shrinkFailures(
+    kept.map((f) => ({ rule: f.rule, operation: f.operation, ...(f.exchange && (f.verdict.severity ?? 'error') === 'error' ? { exchange: f.exchange } : {}) })),
+    {
+      send: safeSend,
+      checks: suite.checks,
+      context: checkContext,
+      budget,
+      received: (exchange) => {
+        requests += 1 + exchange.throttled;
+        throttled += exchange.throttled;
+        learnExchange(sanitizer, exchange.probe.request, exchange.response);
+        progress('shrinking', ++shrinkRequests, budget.perRun);
+      },
+      keep: (exchange) => excerpt(exchange, sanitizer),
+      halted: () => sanitizer.overflow !== undefined,
+    },
+  );
+  shrunk.forEach((s, i) => {
+    if (s) kept[i] = { ...kept[i]!, shrunk: s.verdict ? { ...s, verdict: { ...s.verdict, title: ownCopy(s.verdict.title), message: ownCopy(s.verdict.message) } } : s };
+  });
+
+  // ---- Report -----------------------------------------------------------------------------
   for (const { rule, operation: op, severity, count } of failureLog.unlisted()) {
     const what = severity === 'warning' ? 'warnings' : 'failures';
     notes.push(`${rule} on ${op}: ${count} more ${what} not listed (at most ${MAX_FAILURES_PER_PAIR} kept per rule and operation)`);
   }
   const toFailure = (f: RawFailure): Failure => {
-    const request: ProbeRequest = f.exchange?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
-    const response = f.exchange?.response;
+    // A shrunk failure shows its smallest failing exchange, and the first found as `original`.
+    const shown = f.shrunk?.exchange ?? f.exchange;
+    const verdict = f.shrunk?.verdict ?? f.verdict;
+    const request: ProbeRequest = shown?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
+    const response = shown?.response;
     return {
       rule: f.rule,
       rules: rulesOf(f),
       operation: f.operation,
-      title: f.verdict.title,
-      message: f.verdict.message,
+      title: verdict.title,
+      message: verdict.message,
       severity: f.verdict.severity ?? 'error',
       probe: f.probe,
       request,
       ...(response ? { response } : {}),
-      ...(f.exchange?.failure ? { transport: f.exchange.failure } : {}),
+      ...(shown?.failure ? { transport: shown.failure } : {}),
       seed,
-      curl: f.exchange ? curlFor(request, sanitizer) : '',
+      curl: shown ? curlFor(request, sanitizer) : '',
+      ...(f.shrunk && f.exchange ? { original: f.exchange.probe.request, shrinkSteps: f.shrunk.steps, shrink: f.shrunk.note } : {}),
     };
   };
   const rules = api.rules.filter((r) => inRules(r.id));
@@ -356,6 +389,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     warnings,
     notes,
     consumed: consumption.entries(),
+    shrinking,
   };
   return sanitizer.value(report);
 }

@@ -2,6 +2,7 @@
  * The conformance suite's vocabulary, shared by probes (which build requests), the transport
  * (which sends them), checks (which judge exchanges), the runner and the reporters.
  */
+import type fc from 'fast-check';
 import type { Endpoint, RuleId } from '../spec/model.ts';
 
 /** A request as the suite means to send it; `url` is absolute, `body` the exact bytes as text. */
@@ -58,6 +59,24 @@ export interface Probe {
    * target without --allow-destructive): a 404 refuses it as well as a 400, where 404 is allowed.
    */
   readonly idsUnknown?: true;
+  /** How the probe was drawn from an arbitrary, so a failure it shows can be shrunk (`shrink.ts`). */
+  readonly generated?: Generated;
+}
+
+/**
+ * A probe's values drawn from a fast-check arbitrary: fast-check's own `shrink` on `value` gives
+ * smaller values, and `build` makes the probe its source would have made from one of them.
+ */
+export interface Generated<T = unknown> {
+  readonly arbitrary: fc.Arbitrary<T>;
+  /** The drawn value, with the context `arbitrary.shrink` needs. */
+  readonly value: fc.Value<T>;
+  /**
+   * The probe from another value of `arbitrary` (same rule, expectation, endpoint, path and
+   * credentials); undefined when that value cannot carry what the probe tests (a break of an
+   * array's first item, once the array is empty).
+   */
+  build(value: T): Probe | undefined;
 }
 
 export interface Exchange {
@@ -123,6 +142,36 @@ export interface Failure {
   readonly transport?: TransportFailure;
   readonly seed: number;
   readonly curl: string;
+  /** The request first found to fail, when the probe's input was generated (`request` is then the shrunk one). */
+  readonly original?: ProbeRequest;
+  /** Reductions from `original` to `request`: 0 when no smaller input failed the same rule (or a budget allowed none). */
+  readonly shrinkSteps?: number;
+  readonly shrink?: ShrinkNote;
+}
+
+/** How a failure's input was shrunk. */
+export interface ShrinkNote {
+  /** Extra requests sent to shrink it. */
+  readonly requests: number;
+  /** Characters of the request's body and query string, first found and shrunk. */
+  readonly fromSize: number;
+  readonly toSize: number;
+  /** Why shrinking stopped before no smaller candidate failed: a budget; absent when it ran to the end. */
+  readonly stopped?: string;
+}
+
+/** The shrinking budgets of a run and what was spent (`shrink.ts`). */
+export interface ShrinkSummary {
+  readonly perFailure: number;
+  readonly perRun: number;
+  /** Extra requests sent to shrink, over the run (counted in `requests` too). */
+  readonly requests: number;
+  /** Failures whose input was generated, so shrinking applied. */
+  readonly failures: number;
+  /** Of those, the ones made smaller. */
+  readonly reduced: number;
+  /** Of those, the ones a budget stopped (they say so). */
+  readonly stopped: number;
 }
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
@@ -200,6 +249,8 @@ export interface Report {
   readonly notes: readonly string[];
   /** What destructive requests the target accepted used up, per operation and path ids. */
   readonly consumed: readonly Consumption[];
+  /** Shrinking's budgets and what it spent; the runner always states it. */
+  readonly shrinking?: ShrinkSummary;
 }
 
 /** Ids found through the read endpoints, starting from `--site-id` (or the mock's fixtures). */

@@ -11,7 +11,7 @@ import type { Endpoint } from '../../spec/model.ts';
 import { isRead } from '../../spec/queries.ts';
 import type { Probe, ProbeContext, ProbeSource, Skip, Tenant } from '../types.ts';
 import { validRequests } from './inputs.ts';
-import { bearer, makeProbe, streamSeed } from './request.ts';
+import { bearer, makeProbe, probeFromParts, streamSeed } from './request.ts';
 
 /** Path overrides that spread reads over every discovered environment. */
 function pathVariants(endpoint: Endpoint, tenant: Tenant): readonly Readonly<Record<string, string>>[] {
@@ -43,12 +43,14 @@ export const acceptProbes: ProbeSource = (context: ProbeContext) => {
       const variant = variants[i % variants.length]!;
       const which = variants.length > 1 ? `, environment ${(i % variants.length) + 1} of ${variants.length}` : '';
       probes.push(
-        makeProbe(target, 'INPUT-ACCEPT', 'valid', `valid read of ${whose}${which}`, {
-          endpoint,
-          credentials: bearer(tenant.apiKey),
-          ...parts,
-          path: { ...parts.path, ...variant },
-        }),
+        probeFromParts(parts, (p) =>
+          makeProbe(target, 'INPUT-ACCEPT', 'valid', `valid read of ${whose}${which}`, {
+            endpoint,
+            credentials: bearer(tenant.apiKey),
+            ...p,
+            path: { ...p.path, ...variant },
+          }),
+        ),
       );
     });
     return undefined;
@@ -85,7 +87,7 @@ export const acceptProbes: ProbeSource = (context: ProbeContext) => {
       continue;
     }
     valid.value.forEach((parts, i) =>
-      probes.push(makeProbe(target, 'INPUT-ACCEPT', 'valid', `valid request ${i + 1} of ${n}`, { endpoint, credentials: bearer(target.main.apiKey), ...parts })),
+      probes.push(probeFromParts(parts, (p) => makeProbe(target, 'INPUT-ACCEPT', 'valid', `valid request ${i + 1} of ${n}`, { endpoint, credentials: bearer(target.main.apiKey), ...p }))),
     );
   }
   return { probes, skipped };

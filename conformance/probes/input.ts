@@ -15,7 +15,7 @@ import { requestMutations, type Mutation } from '../../spec/mutations.ts';
 import { inScope, rule } from '../../spec/queries.ts';
 import type { Probe, ProbeContext, ProbeSource, Skip } from '../types.ts';
 import { idsForInvalid, standInBody, validRequests } from './inputs.ts';
-import { bearer, makeProbe, streamSeed, type Body, type RequestParts } from './request.ts';
+import { bearer, generatedProbe, makeProbe, probeFromParts, streamSeed, type Body, type RequestParts } from './request.ts';
 
 /** One broken request body, and what was broken. */
 interface Break {
@@ -23,6 +23,8 @@ interface Break {
   readonly field?: string;
   readonly title: string;
   readonly body: Body;
+  /** The same whatever the stand-in body (nothing of it is sent): nothing to shrink. */
+  readonly fixed?: true;
 }
 
 /** UUID near misses no reading accepts (the empty string is left out: it may read as absent). */
@@ -66,8 +68,8 @@ function wholeBodyBreaks(endpoint: Endpoint, body: Record<string, unknown>): Bre
   const nullIsInvalid = (endpoint.body ?? []).some((f) => f.presence === 'required');
   return [
     { title: 'malformed JSON (closing brace missing)', body: { raw: json.slice(0, -1) } },
-    { title: 'malformed JSON (not JSON at all)', body: { raw: 'not json' } },
-    ...[[], 'text', 42, ...(nullIsInvalid ? [null] : [])].map((value) => ({ title: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value} instead of an object`, body: { json: value } })),
+    { title: 'malformed JSON (not JSON at all)', body: { raw: 'not json' }, fixed: true },
+    ...[[], 'text', 42, ...(nullIsInvalid ? [null] : [])].map((value) => ({ title: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value} instead of an object`, body: { json: value }, fixed: true as const })),
   ];
 }
 
@@ -86,9 +88,9 @@ export const inputProbes: ProbeSource = (context: ProbeContext) => {
     // The real ids, so the break is the only reason to refuse (an unknown id may answer 404 first);
     // unknown ones where acting on a misread break would be destructive (idsForInvalid).
     const { path, ids, idsUnknown } = idsForInvalid(endpoint, target, seed);
-    const probe = (title: string, parts: RequestParts) => {
+    const make = (title: string, parts: RequestParts): Probe => {
       const made = makeProbe(target, 'INPUT-400', 'invalid', title, { endpoint, credentials, ...parts });
-      probes.push(idsUnknown ? { ...made, idsUnknown } : made);
+      return idsUnknown ? { ...made, idsUnknown } : made;
     };
     if (!path.ok) {
       skipped.push({ rule: 'INPUT-400', endpoint, reason: path.reason });
@@ -97,15 +99,24 @@ export const inputProbes: ProbeSource = (context: ProbeContext) => {
     for (const param of endpoint.queryParams.filter((p) => p.presence === 'required')) {
       const valid = validRequests(endpoint, target.main, seed, 1);
       if (!valid.ok) throw new Error(`no request for ${endpoint.name}: ${valid.reason}`);
-      const { [param.name]: _, ...others } = valid.value[0]!.query ?? {};
-      probe(`without the query parameter ${param.name}`, { path: path.value, query: others });
+      const without = (parts: RequestParts) => {
+        const { [param.name]: _, ...others } = parts.query ?? {};
+        return make(`without the query parameter ${param.name}`, { path: path.value, query: others });
+      };
+      // Shrinkable only where drawn parameters are left to send.
+      probes.push(endpoint.queryParams.length > 1 ? probeFromParts(valid.value[0]!, without) : without(valid.value[0]!));
     }
     if (endpoint.body) {
-      const { body, madeUp } = standInBody(endpoint, ids, seed);
+      const { body, madeUp, drawn } = standInBody(endpoint, ids, seed);
       // A stand-in id may be refused as unknown before the body is read: break only the stand-in itself then
       // (unless every id is unknown on purpose, where a 404 counts as a refusal).
       const breaks = bodyBreaks(endpoint, body).filter((b) => idsUnknown || madeUp.length === 0 || b.field === undefined || madeUp.includes(b.field));
-      for (const b of breaks) probe(b.title, { path: path.value, body: b.body });
+      // Shrinking breaks a smaller stand-in the same way (the break of the same title), or skips it where it has none.
+      const breakOf = (title: string) => (stand: Record<string, unknown>) => {
+        const again = bodyBreaks(endpoint, stand).find((b) => b.title === title);
+        return again && make(title, { path: path.value, body: again.body });
+      };
+      for (const b of breaks) probes.push(b.fixed ? make(b.title, { path: path.value, body: b.body }) : generatedProbe(drawn.arbitrary, drawn.value, breakOf(b.title)));
       if (madeUp.length && !idsUnknown) {
         skipped.push({ rule: 'INPUT-400', endpoint, reason: `${madeUp.join(', ')} not discovered, so only breaks of the whole body or of ${madeUp.join(', ')} are sent` });
       }

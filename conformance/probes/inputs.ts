@@ -9,7 +9,7 @@ import { queryArb, requestBodyArb, requestFieldArb, testNetAddressArb } from '..
 import type { Endpoint, Field, FieldType, Referent } from '../../spec/model.ts';
 import type { DiscoveredIds, Place, Target, Tenant } from '../types.ts';
 import { defined } from '../defined.ts';
-import { draw, drawOne, streamSeed, type RequestParts } from './request.ts';
+import { draw, drawValues, streamSeed, type Drawn, type RequestParts } from './request.ts';
 
 /** A value, or why it cannot be had (the reason becomes a Skip). */
 export type Found<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
@@ -181,34 +181,45 @@ export interface ValidOptions {
   readonly freeText?: boolean;
 }
 
-/** `n` requests valid under every reading of the document, naming the tenant's data. */
-export function validRequests(endpoint: Endpoint, tenant: Pick<Tenant, 'ids'>, seed: number, n: number, options: ValidOptions = {}): Found<RequestParts[]> {
+/** `n` requests valid under every reading of the document, naming the tenant's data; each keeps its draw (for shrinking). */
+export function validRequests(endpoint: Endpoint, tenant: Pick<Tenant, 'ids'>, seed: number, n: number, options: ValidOptions = {}): Found<(RequestParts & { readonly drawn?: Drawn })[]> {
   const ids = idsFor(endpoint, tenant.ids);
   const path = pathOf(endpoint, ids, options.path);
   if (!path.ok) return path;
-  const queries = endpoint.queryParams.length ? draw(queryArb(endpoint), streamSeed(seed, 'query'), n) : undefined;
-  let bodies: Record<string, unknown>[] | undefined;
+  const queryArbitrary = endpoint.queryParams.length ? queryArb(endpoint) : undefined;
+  const queries = queryArbitrary && drawValues(queryArbitrary, streamSeed(seed, 'query'), n);
+  let bodyArbitrary: fc.Arbitrary<Record<string, unknown>> | undefined;
   if (endpoint.body) {
     const idArbs = bodyIdArbs(endpoint, ids);
     if (!idArbs.ok) return idArbs;
     const text = options.freeText ? Object.fromEntries(endpoint.body.filter((f) => f.freeText).map((f) => [f.name, freeTextArb(endpoint, f)])) : {};
-    bodies = draw(requestBodyArb(endpoint, { ...idArbs.value, ...text }), streamSeed(seed, 'body'), n);
+    bodyArbitrary = requestBodyArb(endpoint, { ...idArbs.value, ...text });
   }
+  const bodies = bodyArbitrary && drawValues(bodyArbitrary, streamSeed(seed, 'body'), n);
   return found(
-    Array.from({ length: n }, (_, i) => ({
-      path: path.value,
-      ...(queries ? { query: queries[i]! } : {}),
-      ...(bodies ? { body: { json: bodies[i]! } } : {}),
-    })),
+    Array.from({ length: n }, (_, i) => {
+      const query = queries?.[i];
+      const body = bodies?.[i];
+      const parts = (q = query?.value_, b = body?.value_): RequestParts => ({ path: path.value, ...(q ? { query: q } : {}), ...(b ? { body: { json: b } } : {}) });
+      // Shrinking varies the body, else the query (no endpoint of the document takes both).
+      let drawn: Drawn | undefined;
+      if (body && bodyArbitrary) drawn = { arbitrary: bodyArbitrary, value: body, parts: (b: Record<string, unknown>) => parts(undefined, b) };
+      else if (query && queryArbitrary) drawn = { arbitrary: queryArbitrary, value: query, parts: (q: Record<string, string>) => parts(q) };
+      return { ...parts(), ...(drawn ? { drawn } : {}) };
+    }),
   );
 }
 
 /**
  * A body of the right shape naming the tenant's data where it is known and random stand-ins
  * where not; `madeUp` lists the fields that hold a stand-in (a server may refuse those as
- * unknown with 404 before it looks at anything else).
+ * unknown with 404 before it looks at anything else). `drawn` is the body's draw, for shrinking.
  */
-export function standInBody(endpoint: Endpoint, ids: Ids, seed: number): { readonly body: Record<string, unknown>; readonly madeUp: readonly string[] } {
+export function standInBody(
+  endpoint: Endpoint,
+  ids: Ids,
+  seed: number,
+): { readonly body: Record<string, unknown>; readonly madeUp: readonly string[]; readonly drawn: Omit<Drawn<Record<string, unknown>>, 'parts'> } {
   if (!endpoint.body) throw new Error(`${endpoint.name} takes no request body`);
   const madeUp: string[] = [];
   const overrides: Record<string, fc.Arbitrary<unknown>> = {};
@@ -221,7 +232,9 @@ export function standInBody(endpoint: Endpoint, ids: Ids, seed: number): { reado
     else if (id.ok) overrides[field.name] = fc.constant(id.value);
     else if (isUuid(field)) overrides[field.name] = fc.constant(uuids[i]!);
   });
-  return { body: drawOne(requestBodyArb(endpoint, overrides), streamSeed(seed, 'body')), madeUp };
+  const arbitrary = requestBodyArb(endpoint, overrides);
+  const value = drawValues(arbitrary, streamSeed(seed, 'body'), 1)[0]!;
+  return { body: value.value_, madeUp, drawn: { arbitrary, value } };
 }
 
 const isUuid = (field: Field): boolean => field.type.kind === 'string' && field.type.format === 'uuid';

@@ -11,7 +11,7 @@ import { endpoint as endpointNamed, rule } from '../../spec/queries.ts';
 import { WP_COMMAND_MAX_LENGTH } from '../../spec/rules.ts';
 import type { Probe, ProbeSource, Skip } from '../types.ts';
 import { idsForInvalid, show, standInBody, wrongTypes } from './inputs.ts';
-import { bearer, makeProbe, streamSeed } from './request.ts';
+import { bearer, generatedProbe, makeProbe, streamSeed } from './request.ts';
 
 /** One value of the limited field (`absent`: the field left out), and what it shows. */
 interface Case {
@@ -124,12 +124,16 @@ export const limitProbes: ProbeSource = (context) => {
       skipped.push({ rule: r.id, endpoint, reason: path.reason });
       continue;
     }
-    const { body } = standInBody(endpoint, ids, seed);
+    const { drawn } = standInBody(endpoint, ids, seed);
+    // The case's value in a stand-in body: shrinking varies the other fields, never the case.
     const probe = (expect: 'invalid' | 'valid', c: Case) => {
-      const { [field.name]: _, ...rest } = body;
-      const json = c.absent ? rest : { ...body, [field.name]: c.value };
-      const made = makeProbe(target, r.id, expect, c.absent ? c.title : `${field.name} ${c.title}`, { endpoint, credentials: bearer(target.main.apiKey), path: path.value, body: { json } });
-      probes.push(idsUnknown ? { ...made, idsUnknown } : made);
+      const build = (body: Record<string, unknown>) => {
+        const { [field.name]: _, ...rest } = body;
+        const json = c.absent ? rest : { ...body, [field.name]: c.value };
+        const made = makeProbe(target, r.id, expect, c.absent ? c.title : `${field.name} ${c.title}`, { endpoint, credentials: bearer(target.main.apiKey), path: path.value, body: { json } });
+        return idsUnknown ? { ...made, idsUnknown } : made;
+      };
+      probes.push(generatedProbe(drawn.arbitrary, drawn.value, build));
     };
     for (const c of limit.invalid) probe('invalid', c);
     if (target.allowDestructive) for (const c of limit.valid) probe('valid', c);

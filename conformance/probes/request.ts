@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import { fillPath } from '../../spec/queries.ts';
-import type { Expectation, Probe, ProbeRequest, Target } from '../types.ts';
+import type { Expectation, Generated, Probe, ProbeRequest, Target } from '../types.ts';
 
 /** How a request presents (or fails to present) an API key. */
 export type Credentials =
@@ -31,6 +31,14 @@ export interface RequestParts {
   readonly path?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string>>;
   readonly body?: Body;
+}
+
+/**
+ * How request parts were drawn: `parts` gives the parts from another value of `arbitrary`, so a
+ * probe built on them can be shrunk (`generatedProbe`).
+ */
+export interface Drawn<T = unknown> extends Pick<Generated<T>, 'arbitrary' | 'value'> {
+  parts(value: T): RequestParts;
 }
 
 export interface RequestSpec extends RequestParts {
@@ -93,3 +101,39 @@ export const draw = <T>(arb: fc.Arbitrary<T>, seed: number, n: number): T[] => (
 
 /** One value of an arbitrary, fixed by the seed. */
 export const drawOne = <T>(arb: fc.Arbitrary<T>, seed: number): T => draw(arb, seed, 1)[0]!;
+
+/** Keeps fast-check's `Value` of each draw: the value with the context its arbitrary's `shrink` needs. */
+class Keeping<T> extends fc.Arbitrary<fc.Value<T>> {
+  constructor(private readonly arb: fc.Arbitrary<T>) {
+    super();
+  }
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<fc.Value<T>> {
+    return new fc.Value(this.arb.generate(mrng, biasFactor), undefined);
+  }
+  canShrinkWithoutContext(_value: unknown): _value is fc.Value<T> {
+    return false;
+  }
+  shrink(): fc.Stream<fc.Value<fc.Value<T>>> {
+    return fc.Stream.nil();
+  }
+}
+
+/** The values `draw` gives for the same arguments, as fast-check holds them (shrinkable). */
+export const drawValues = <T>(arb: fc.Arbitrary<T>, seed: number, n: number): fc.Value<T>[] => (n <= 0 ? [] : fc.sample(new Keeping(arb), { seed, numRuns: n }));
+
+/** A probe built from a value drawn from `arbitrary`, carrying how to build it from a smaller one. */
+export function generatedProbe<T>(arbitrary: fc.Arbitrary<T>, value: fc.Value<T>, build: (value: T) => Probe | undefined): Probe {
+  const probe = build(value.value_);
+  if (!probe) throw new Error('a drawn value that builds no probe');
+  const generated: Generated<T> = { arbitrary, value, build };
+  return { ...probe, generated };
+}
+
+/** `make`'s probe from request parts: shrinkable when the parts were drawn, plain when fixed. */
+export function probeFromParts(parts: RequestParts & { readonly drawn?: Drawn }, make: (parts: RequestParts) => Probe | undefined): Probe {
+  const { drawn, ...fixed } = parts;
+  if (drawn) return generatedProbe(drawn.arbitrary, drawn.value, (value) => make(drawn.parts(value)));
+  const probe = make(fixed);
+  if (!probe) throw new Error('request parts that build no probe');
+  return probe;
+}

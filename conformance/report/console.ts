@@ -41,6 +41,7 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   lines.push(`    request:  ${f.request.method} ${printable(f.request.url)}`);
   for (const [name, value] of Object.entries(f.request.headers)) lines.push(`              ${name}: ${printable(value)}`);
   if (f.request.body !== undefined) lines.push(`              body: ${printable(clip(f.request.body, REQUEST_BODY_SHOWN))}`);
+  lines.push(...shrinkLines(f));
   if (f.response) {
     const type = f.response.headers['content-type'];
     lines.push(`    response: ${f.response.status} in ${f.response.ms} ms${type ? `, ${printable(type)}` : ''}`);
@@ -51,6 +52,35 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   lines.push(`    seed:     ${f.seed}`);
   if (f.curl) lines.push(`    curl:     ${f.curl.length > CURL_SHOWN ? `(${f.curl.length} characters: see failures[].curl of --reporter json)` : f.curl}`);
   return lines;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** How a generated input was shrunk, and the request first found when it was. */
+function shrinkLines(f: Failure): string[] {
+  const note = f.shrink;
+  if (f.shrinkSteps === undefined || !note) return [];
+  const stopped = note.stopped ? `; ${printable(note.stopped)}` : '';
+  if (f.shrinkSteps === 0) {
+    const why = note.stopped ? printable(note.stopped) : `no smaller input fails this rule${note.requests ? ` (${plural(note.requests, 'request')} tried)` : ''}`;
+    return [`    shrunk:   ${why}`];
+  }
+  const lines = [
+    `    shrunk:   from ${note.fromSize} to ${note.toSize} characters of body and query, in ${plural(f.shrinkSteps, 'step')} (${plural(note.requests, 'extra request')})${stopped}`,
+  ];
+  if (f.original) {
+    lines.push(`    first found: ${f.original.method} ${printable(f.original.url)}`);
+    if (f.original.body !== undefined) lines.push(`              body: ${printable(clip(f.original.body, REQUEST_BODY_SHOWN))}`);
+  }
+  return lines;
+}
+
+/** The run's shrinking budgets and what it spent, when it had a failure to shrink. */
+function shrinkingLine(report: Report): string[] {
+  const s = report.shrinking;
+  if (!s || s.failures === 0) return [];
+  const stopped = s.stopped ? `; ${s.stopped} stopped by a budget (each says so)` : '';
+  return [`shrinking: ${s.reduced} of ${plural(s.failures, 'failure')} with a generated input made smaller, ${plural(s.requests, 'extra request')} (budget ${s.perFailure} per failure, ${s.perRun} per run)${stopped}`];
 }
 
 /** Failures grouped by the rules they broke together and the operation. */
@@ -143,7 +173,7 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
   const skips = skipped(report);
   if (skips.length) lines.push('', bold(style, `SKIPPED: ${report.summary.skipped} of ${report.coverage.total} rows, by reason`), ...skips);
   if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...report.notes.map((n) => `  - ${printable(n)}`));
-  lines.push('', finalLine(report, style), '');
+  lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');
 }
 
@@ -164,7 +194,9 @@ export function createProgress(stream: ProgressStream, everyMs = 2000): { update
       ? `probes ${p.done}/${p.total}, ${p.requests} requests, ${p.failures} failures`
       : p.phase === 'scenarios'
         ? `scenarios ${p.done}/${p.total}, ${p.requests} requests, ${p.failures} failures`
-        : `done: ${p.requests} requests, ${p.failures} failures`;
+        : p.phase === 'shrinking'
+          ? `shrinking failures: ${p.done} of at most ${p.total} extra requests, ${p.requests} requests`
+          : `done: ${p.requests} requests, ${p.failures} failures`;
   const clear = () => {
     if (tty && drawn) stream.write('\r\x1b[2K');
     drawn = false;
