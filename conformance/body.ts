@@ -11,6 +11,8 @@ export interface ReadBody {
   readonly json?: unknown;
   /** Why `json` is absent, as a clause: `the body is empty`, `the body was cut at the size cap …`. */
   readonly jsonError?: string;
+  /** The body was not read for what it is, whatever it held: cut at the cap, nested too deep, or content-encoded. */
+  readonly unread?: 'cut' | 'deep' | 'encoded';
 }
 
 export interface BodyFacts {
@@ -32,13 +34,13 @@ export const beginning = (text: string, max = 60): string => JSON.stringify(text
 export function readBody(facts: BodyFacts): ReadBody {
   const encoding = facts.headers['content-encoding']?.trim();
   if (encoding && encoding.toLowerCase() !== 'identity') {
-    return { jsonError: `the body is content-encoded (Content-Encoding: ${encoding.slice(0, 40)}), which the suite neither asked for nor decodes; not parsed` };
+    return { jsonError: `the body is content-encoded (Content-Encoding: ${encoding.slice(0, 40)}), which the suite neither asked for nor decodes; not parsed`, unread: 'encoded' };
   }
-  if (facts.cut) return { jsonError: `the body was cut at the size cap of ${bytes(facts.cap ?? 0)} (--max-body-kb) and not parsed` };
+  if (facts.cut) return { jsonError: `the body was cut at the size cap of ${bytes(facts.cap ?? 0)} (--max-body-kb) and not parsed`, unread: 'cut' };
   const parsed = parseBoundedJson(facts.text, MAX_JSON_DEPTH);
   if ('json' in parsed) return { json: parsed.json };
   if (parsed.error === 'empty') return { jsonError: 'the body is empty' };
-  if (parsed.error === 'deep') return { jsonError: `the body is JSON ${parsed.message}, which the suite does not parse (ASM-BODY-BOUNDS)` };
+  if (parsed.error === 'deep') return { jsonError: `the body is JSON ${parsed.message}, which the suite does not parse (ASM-BODY-BOUNDS)`, unread: 'deep' };
   const type = facts.headers['content-type'];
   const label = type === undefined ? 'no Content-Type' : `Content-Type ${type.slice(0, 80)}`;
   return { jsonError: `the body is not JSON (${label}; it begins ${beginning(facts.text.trimStart())}): ${parsed.message.slice(0, 120)}` };

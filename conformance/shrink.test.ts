@@ -178,6 +178,18 @@ describe('shrinkFailures', () => {
     expect(summary.stopped).toBe(1);
   });
 
+  it('sends nothing for an answer it could not read (cut, too deep, encoded), and says why', async () => {
+    const server = fakeServer();
+    for (const unread of ['cut', 'deep', 'encoded'] as const) {
+      const failure = await found(server.send, searchProbes()[0]!);
+      const exchange = { ...failure.exchange!, response: { ...failure.exchange!.response!, json: undefined, jsonError: 'not read', unread } };
+      server.sent.length = 0;
+      const { results } = await shrinkWith(server.send)([{ ...failure, exchange }]);
+      expect(server.sent).toHaveLength(0);
+      expect(results[0]!.note.stopped).toMatch(/^not shrunk: the answer was not read for what it is/);
+    }
+  });
+
   it("stops at the run's budget, says so on every failure it cut, and takes each kind of failure before a second of any", async () => {
     const server = fakeServer();
     const [a1, a2, b1] = searchProbes();

@@ -166,7 +166,7 @@ export async function shrinkFailures(failures: readonly FailureFound[], input: S
     let steps = 0;
     let requests = 0;
     let looked = 0;
-    let stop: Stop | undefined = original.failure?.kind === 'timeout' ? 'original-timeout' : undefined;
+    let stop: Stop | undefined = original.failure?.kind === 'timeout' ? 'original-timeout' : original.response?.unread ? 'original-unread' : undefined;
     descend: while (stop === undefined) {
       const currentKey = requestKey(current.exchange.probe.request);
       for (const next of generated.arbitrary.shrink(current.value.value_, current.value.context)) {
@@ -217,7 +217,7 @@ export async function shrinkFailures(failures: readonly FailureFound[], input: S
 }
 
 /** Why shrinking a failure ended before no smaller candidate failed. */
-type Stop = 'failure-budget' | 'run-budget' | 'timeouts' | 'halted' | 'candidates' | 'original-timeout';
+type Stop = 'failure-budget' | 'run-budget' | 'timeouts' | 'halted' | 'candidates' | 'original-timeout' | 'original-unread';
 
 function stopWords(stop: Stop, budget: ShrinkBudget): string {
   switch (stop) {
@@ -233,6 +233,9 @@ function stopWords(stop: Stop, budget: ShrinkBudget): string {
       return `${SHRINK_CANDIDATES_PER_FAILURE} candidates were looked at`;
     case 'original-timeout':
       return 'the original timed out, and each candidate would wait out --timeout-ms';
+    case 'original-unread':
+      // Such an answer fails on its form whatever was asked; a candidate would cost a full read and say nothing more.
+      return 'the answer was not read for what it is (cut at the size cap, nested too deep or content-encoded)';
   }
 }
 

@@ -22,6 +22,8 @@ export interface ProbeResponse {
   /** The parsed JSON body; undefined when the body is empty or not JSON (see `jsonError`). */
   readonly json?: unknown;
   readonly jsonError?: string;
+  /** The body was not read for what it is: cut at the size cap, nested too deep, or content-encoded. */
+  readonly unread?: 'cut' | 'deep' | 'encoded';
   readonly ms: number;
 }
 
