@@ -34,7 +34,7 @@ describe('discover against the mock', () => {
       domainId: fixtureUuid(`${staging}/domain/`),
       dnsRecord: { type: 'A', name: 'staging.alpha.example.test' },
       backupId: 1001,
-      sftpAccountIds: [fixtureUuid(`${staging}/sftp/editor`), fixtureUuid(`${staging}/sftp/auditor`)],
+      sftpAccountIds: ['editor', 'auditor', 'deployer'].map((name) => fixtureUuid(`${staging}/sftp/${name}`)),
       userId: fixtureUuid('company-a/user/owner'),
     });
     expect(notes).toEqual([]);

@@ -6,7 +6,9 @@ import type { Variant } from '../variant.ts';
 import { conformantVariants } from './conformant.ts';
 import { authFaults } from './faults-auth.ts';
 import { notFoundFaults, schemaFaults } from './faults-data.ts';
-import { acceptanceFaults, inputFaults, limitFaults, stateFaults } from './faults-input.ts';
+import { delayedVariants } from './delayed-effects.ts';
+import { acceptanceFaults, inputFaults, limitFaults } from './faults-input.ts';
+import { stateFaults } from './faults-state.ts';
 import { ackFaults, contentTypeFaults, errorBodyFaults, operationIdFaults, statusSetFaults, transportFaults } from './faults-wire.ts';
 
 export const catalogue: readonly Variant[] = [
@@ -24,6 +26,7 @@ export const catalogue: readonly Variant[] = [
   ...stateFaults,
   ...transportFaults,
   ...conformantVariants,
+  ...delayedVariants,
 ];
 
 export function variantNamed(name: string): Variant {
