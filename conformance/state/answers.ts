@@ -23,3 +23,7 @@ export const seconds = (ms: number): string => `${(ms / 1000).toLocaleString('en
 
 /** `{a, b}`: a set of values for messages, sorted so two runs read alike. */
 export const showSet = (values: Iterable<string>): string => `{${[...values].sort().join(', ')}}`;
+
+/** `a, b, c and 4 more`: a list for notes, the first `shown` named. */
+export const someOf = (items: readonly string[], shown = 5): string =>
+  items.length <= shown ? items.join(', ') : `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`;

@@ -34,7 +34,7 @@ export interface StateBudget {
 /** Against the embedded mock: its effects show at once (or, in the delayed layout, within a second). */
 export const EMBEDDED_BUDGET: StateBudget = {
   sequences: 10,
-  maxCommands: 8,
+  maxCommands: 10,
   requests: 1_500,
   shrinkRequests: 1_000,
   cleanupRequests: 60,
@@ -45,7 +45,7 @@ export const EMBEDDED_BUDGET: StateBudget = {
 /** Against any other target (only with --allow-destructive): few changes, a patient window. */
 export const LIVE_BUDGET: StateBudget = {
   sequences: 5,
-  maxCommands: 6,
+  maxCommands: 10,
   requests: 300,
   shrinkRequests: 150,
   cleanupRequests: 60,
@@ -238,7 +238,7 @@ function budgetOnly(error: unknown): void {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function spending(rule: RuleId, budget: StateBudget, spent: { runs: number; shrinkRuns: number; requests: number; shrinkRequests: number; cleanup: number; commands: number }, shrank: boolean, stopped: string | undefined): string {
-  const runs = `${plural(spent.runs, 'command sequence')} of up to ${budget.maxCommands} commands (at most ${budget.sequences})${shrank ? ` and ${spent.shrinkRuns} while shrinking` : ''}, ${plural(spent.commands, 'command')} run`;
+  const runs = `${spent.runs} of at most ${plural(budget.sequences, 'command sequence')} of up to ${budget.maxCommands} commands${shrank ? `, and ${spent.shrinkRuns} more while shrinking` : ''} (${plural(spent.commands, 'command')} run)`;
   const requests = `${spent.requests} requests of a budget of ${budget.requests}${shrank ? ` (${spent.shrinkRequests} shrinking, at most ${budget.shrinkRequests})` : ''}, ${spent.cleanup} to clean up (at most ${budget.cleanupRequests})`;
   const window = `each effect awaited up to ${seconds(budget.poll.windowMs)}`;
   return `${rule} (model-based): ${runs}; ${requests}; ${window}${stopped ? `; stopped: ${stopped}` : ''}`;

@@ -14,7 +14,7 @@ import { endpoint as endpointNamed } from '../../spec/queries.ts';
 import { sftpAccountToRemove } from '../probes/accept.ts';
 import { bearer, makeProbe, streamSeed } from '../probes/request.ts';
 import type { Exchange, ProbeContext, ScenarioSource } from '../types.ts';
-import { answered, at, is2xx, listAt } from './answers.ts';
+import { answered, at, is2xx, listAt, someOf } from './answers.ts';
 import { budgetFor, NotObservable, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { skipAll } from './skips.ts';
 
@@ -138,7 +138,7 @@ function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoin
     },
     finish: async () =>
       removed.length
-        ? [`STATE-SFTP-REMOVE removed ${removed.length} additional SFTP account${removed.length === 1 ? '' : 's'} of environment ${envId} (the document shows no way to add one back): ${removed.map(describe).join(', ')}`]
+        ? [`STATE-SFTP-REMOVE removed ${removed.length} additional SFTP account${removed.length === 1 ? '' : 's'} of environment ${envId} (the document shows no way to add one back): ${someOf(removed.map(describe))}`]
         : [],
   };
 }

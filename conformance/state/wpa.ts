@@ -14,7 +14,7 @@ import { endpoint as endpointNamed } from '../../spec/queries.ts';
 import { probeLabelArb } from '../probes/inputs.ts';
 import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource } from '../types.ts';
-import { answered, at, is2xx } from './answers.ts';
+import { answered, at, is2xx, someOf } from './answers.ts';
 import { budgetFor, NotObservable, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { skipAll } from './skips.ts';
 
@@ -165,7 +165,7 @@ function wpaProperty(context: ProbeContext, setting: WpaSetting): StateProperty<
     },
     finish: async () =>
       created.length
-        ? [`STATE-WPA-USER created ${created.length} site-admin user${created.length === 1 ? '' : 's'} on environment ${envId} (the document shows no way to remove one): ${created.join(', ')}`]
+        ? [`STATE-WPA-USER created ${created.length} site-admin user${created.length === 1 ? '' : 's'} on environment ${envId} (the document shows no way to remove one): ${someOf(created)}`]
         : [],
     legend: (real) => real.addresses.map((email, i) => `${slotLabel(i)} = ${email}`).join(', '),
   };

@@ -11,7 +11,7 @@ import type { Variant } from '../variant.ts';
 import { conformant } from './build.ts';
 
 /** The catalogue's delay: well within the state window against the embedded mock (2 s). */
-export const EFFECT_DELAY_MS = 200;
+export const EFFECT_DELAY_MS = 100;
 
 /** The store's observable changes, and what each answers at once while the change waits. */
 const deferred: Readonly<Record<string, (store: Store, ...args: never[]) => unknown>> = {
