@@ -217,7 +217,7 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
   if (details.failed) {
     const error = last?.error ?? details.errorInstance;
     if (!(error instanceof Violation)) throw error; // a suite bug: the runner reports the crash
-    const shrunk = details.numShrinks === 0 ? `no shorter one failed${property.unrepeatable ? `: ${property.unrepeatable}` : ''}` : `shrunk ${plural(details.numShrinks, 'time')}`;
+    const shrunk = details.numShrinks === 0 ? `no shorter one failed${property.unrepeatable ? `, as ${property.unrepeatable}` : ''}` : `shrunk ${plural(details.numShrinks, 'time')}`;
     const cut = stopped ? `; shrinking stopped early (${stopped}), so a shorter one may exist` : '';
     const commands = last!.commands;
     const sequence = `Shortest failing sequence (${plural(commands.length, 'command')}, found in sequence ${foundAt} of ${budget.sequences}, ${shrunk}${cut}): ${commands.join('; ')}${last!.legend ? ` — where ${last!.legend}` : ''}.`;

@@ -127,7 +127,7 @@ function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoin
     endpoints: [setting.remove, setting.read],
     title: `removals of additional SFTP accounts of environment ${envId}, from the list as read (model-based)`,
     commands: sftpCommandArbs(),
-    unrepeatable: 'a removed account cannot be removed again: shrinking replays on the accounts left',
+    unrepeatable: 'a removed account cannot be removed again and shrinking replays on the accounts left',
     setup: async (io) => {
       const exchange = await io.send(listing);
       const listed = accountsOf(exchange);
