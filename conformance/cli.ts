@@ -15,7 +15,6 @@ import { CURL_WITHHELD } from './curl.ts';
 import { discover, DiscoveryError, type Discovery } from './discovery.ts';
 import { createTransport } from './http.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
-import { DEFAULT_WINDOW_MS } from './probes/state.ts';
 import { parseConformArgs, type ConformOptions, type Destination } from './options.ts';
 import { createProgress, finalLine, renderConsole } from './report/console.ts';
 import { renderJson } from './report/json.ts';
@@ -136,7 +135,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       ...report,
       notes: [
         ...report.notes,
-        `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); waits for 429s added up to ${(waited / 1000).toFixed(1)} s of the run's budget of ${options.maxWaitS} s (--max-wait-s); a state change awaited up to ${DEFAULT_WINDOW_MS / 1000} s`,
+        `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); waits for 429s added up to ${(waited / 1000).toFixed(1)} s of the run's budget of ${options.maxWaitS} s (--max-wait-s)`,
       ],
     });
     return (await writeReports(bounded, options, io, { stdout, stderr, sanitizer })) ?? (report.ok ? 0 : 1);

@@ -37,13 +37,13 @@ describe('discover against the mock', () => {
       dnsRecord: { type: 'A', name: 'staging.alpha.example.test' },
       backupId: 1001,
       sftpEnvId: fixtureUuid(`${staging}/env`),
-      sftpAccountIds: [fixtureUuid(`${staging}/sftp/editor`), fixtureUuid(`${staging}/sftp/auditor`)],
+      sftpAccountIds: ['editor', 'auditor', 'deployer'].map((name) => fixtureUuid(`${staging}/sftp/${name}`)),
       userId: fixtureUuid('company-a/user/owner'),
     });
     // Every environment explored, the preferred (non-live) one first.
     expect(places?.map((p) => p.envName)).toEqual(['staging', 'live']);
     expect(places?.[1]).toMatchObject({ envId: fixtureUuid('company-a/alpha/live/env'), domainName: 'alpha.example.test' });
-    expect(notes).toEqual(['discovery: explored 2 environments, 4 domains (8 DNS records), 6 backups, 4 additional SFTP accounts, 2 company users']);
+    expect(notes).toEqual(['discovery: explored 2 environments, 4 domains (8 DNS records), 6 backups, 6 additional SFTP accounts, 2 company users']);
   });
 
   it('a refused key, a foreign site and a closed port are errors that say so', async () => {
@@ -76,7 +76,7 @@ describe('discover against the mock in other layouts', () => {
   it('backups and SFTP accounts found only on live are used there, and the notes say so', async () => {
     const { ids, notes } = await discoverIn('staging-without-sftp-and-backups');
     expect(ids).toMatchObject({ envId: fixtureUuid(`${staging}/env`), sftpEnvId: fixtureUuid(`${live}/env`), backupId: 1001 });
-    expect(ids.sftpAccountIds).toEqual([fixtureUuid(`${live}/sftp/editor`), fixtureUuid(`${live}/sftp/auditor`)]);
+    expect(ids.sftpAccountIds).toEqual(['editor', 'auditor', 'deployer'].map((name) => fixtureUuid(`${live}/sftp/${name}`)));
     expect(notes.filter((n) => n.includes('(live), as the preferred one')).length).toBe(2);
   });
 

@@ -264,6 +264,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     } catch (error) {
       outcome = { verdict: { title: 'scenario crashed', message: `The scenario "${scenario.title}" threw: ${messageOf(error)} (a suite bug, not a verdict on the server).` } };
     }
+    notes.push(...(outcome.notes ?? []));
     if (outcome.skip !== undefined && !outcome.verdict) {
       // Not observed is not passed: the rows get the reason, as a source's skip would give them.
       for (const e of scenario.endpoints) skips.push({ rule: scenario.rule, endpoint: e, reason: outcome.skip });

@@ -345,8 +345,9 @@ export interface Scenario {
   /**
    * Runs the scenario; a verdict means the rule failed, `exchange` is the one to show. `skip`
    * says why the property could not be observed (a precondition no longer held): never a pass.
+   * `notes` go to the report's notes (what the property spent and consumed), whatever the outcome.
    */
-  readonly run: (send: Send) => Promise<{ readonly verdict?: Verdict; readonly exchange?: Exchange; readonly skip?: string }>;
+  readonly run: (send: Send) => Promise<{ readonly verdict?: Verdict; readonly exchange?: Exchange; readonly skip?: string; readonly notes?: readonly string[] }>;
 }
 
 export type ScenarioSource = (context: ProbeContext) => { readonly scenarios: readonly Scenario[]; readonly skipped: readonly Skip[] };

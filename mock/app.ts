@@ -20,7 +20,7 @@ import { environmentHandlers } from './handlers/environments.ts';
 import { siteHandlers } from './handlers/sites.ts';
 import { MAX_BODY_BYTES, MOCK_EXP_INTERVALS, requiresUnmarkedFields } from './policy.ts';
 import { matchRoute } from './router.ts';
-import { ACTION_EFFECTS, type Store } from './store.ts';
+import { DEFERRABLE_EFFECTS, type Store } from './store.ts';
 
 export const handlers: Handlers = { ...companyHandlers, ...domainHandlers, ...siteHandlers, ...environmentHandlers };
 
@@ -131,32 +131,34 @@ function lenientBody(request: MockRequest): Record<string, unknown> {
  * reference mock, which also asserts that it never answers outside its own status sets.
  */
 export interface AppOptions {
-  /** Effects of acknowledged actions are applied this long after the 202 (a layout's timing). */
+  /** Observable changes of actions are applied this long after the answer (a layout's timing). */
   readonly effectDelayMs?: number;
 }
 
-/** The store as an acknowledged action sees it when its effects are deferred: the same, but effects wait. */
+/** The store as handlers see it when effects are deferred: the same, but observable changes wait (the timer never keeps the process alive). */
 function deferringEffects(store: Store, delayMs: number): Store {
-  const deferred = new Set<PropertyKey>(ACTION_EFFECTS);
   return new Proxy(store, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
-      if (!deferred.has(key) || typeof value !== 'function') return value;
-      // The request is long answered when the effect runs: nothing may throw into the timer.
-      return (...args: unknown[]) =>
-        void setTimeout(() => {
+      const now = typeof key === 'string' ? DEFERRABLE_EFFECTS[key] : undefined;
+      if (!now || typeof value !== 'function') return value;
+      return (...args: never[]) => {
+        // The request is long answered when the change runs: nothing may throw into the timer.
+        setTimeout(() => {
           try {
             value.apply(target, args);
           } catch {
-            // An effect that no longer applies (e.g. the account was removed meanwhile) is dropped.
+            // A change that no longer applies (e.g. the account was removed meanwhile) is dropped.
           }
         }, delayMs).unref();
+        return now(target, ...args);
+      };
     },
   });
 }
 
 export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions = {}): (request: MockRequest) => MockResponse {
-  const actionStore = options.effectDelayMs ? deferringEffects(store, options.effectDelayMs) : store;
+  const handlerStore = options.effectDelayMs ? deferringEffects(store, options.effectDelayMs) : store;
   const base = `${api.basePath}/`;
   const reference = Object.keys(hooks).length === 0;
   const effective: Handlers = { ...handlers, ...hooks.handlers };
@@ -200,7 +202,7 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       } else if (refusal) throw refusal;
       const success = endpoint.success;
       const context: Context<EndpointName> = {
-        store: success.kind === 'ack' ? actionStore : store,
+        store: handlerStore,
         company,
         params: route.params as never,
         query: query as never,

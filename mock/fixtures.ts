@@ -134,7 +134,8 @@ function environment(company: string, site: string, name: 'live' | 'staging', si
     plugins: [plugin('akismet', 'Akismet Anti-spam'), plugin('woocommerce', 'WooCommerce')],
     sftpAccounts: [
       { id: fixtureUuid(`${label}/sftp/editor`), username: `${site}-editor`, root_directory: '/www/uploads', is_active: true, permission: 'write' },
-      { id: fixtureUuid(`${label}/sftp/auditor`), username: `${site}-auditor`, root_directory: '/www', is_active: false, permission: 'read' },
+      { id: fixtureUuid(`${label}/sftp/auditor`), username: `${site}-auditor`, root_directory: '/www/uploads', is_active: false, permission: 'read' },
+      { id: fixtureUuid(`${label}/sftp/deployer`), username: `${site}-deployer`, root_directory: '/www/public', is_active: true, permission: 'write' },
     ],
     sftpAccountsPort: '2222',
     fileList: [

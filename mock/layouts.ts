@@ -13,7 +13,7 @@ export interface Layout {
   /** Rearranges fresh seed data (the callers own it). */
   readonly arrange?: (companies: CompanySeed[]) => void;
   /**
-   * Effects of acknowledged actions show only this long after the 202 (§What the service does:
+   * Observable changes of actions show only this long after the answer (§What the service does:
    * "Long-running actions are accepted, not completed, when the call returns").
    */
   readonly effectDelayMs?: number;
@@ -62,8 +62,8 @@ export const layouts: readonly Layout[] = [
   },
   {
     name: 'delayed-effects',
-    description: 'Effects of acknowledged actions (DNS changes, SFTP account removals) show 1.5 s after the 202.',
-    effectDelayMs: 1500,
+    description: 'Changes of DNS values, SFTP removals and site-admin users show only 250 ms after the answer.',
+    effectDelayMs: 250,
   },
 ];
 

@@ -29,8 +29,8 @@ export interface MockOptions {
   readonly maxOperations?: number;
   /** A variant of the catalogue (mock/variants/), by name or value; none for the reference mock. */
   readonly variant?: string | Variant;
-  /** A layout of data and timing (mock/layouts.ts), by name; default the variant's, else the reference fixtures. */
-  readonly layout?: string;
+  /** A layout of data and timing (mock/layouts.ts), by name or value; default the variant's, else the reference fixtures. */
+  readonly layout?: string | Layout;
 }
 
 /** What a client needs to talk to the mock: both tenants' keys and starting points. */
@@ -237,8 +237,8 @@ function storeFor(options: MockOptions, layout: Layout | undefined): Store {
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const variant = typeof options.variant === 'string' ? variantNamed(options.variant) : options.variant;
-  const layoutName = options.layout ?? variant?.layout;
-  const layout = layoutName === undefined ? undefined : layoutNamed(layoutName);
+  const chosen = options.layout ?? variant?.layout;
+  const layout = typeof chosen === 'string' ? layoutNamed(chosen) : chosen;
   const store = storeFor(options, layout);
   const hooks = variant?.hooks ?? {};
   const app = createApp(store, hooks, layout?.effectDelayMs ? { effectDelayMs: layout.effectDelayMs } : {});

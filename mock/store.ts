@@ -98,8 +98,16 @@ export interface StoreOptions {
   readonly maxOperations?: number;
 }
 
-/** The store's methods that carry out an acknowledged action's effect (a layout may defer them). */
-export const ACTION_EFFECTS = ['updateDnsRecords', 'removeSftpAccount'] as const satisfies readonly (keyof Store)[];
+/**
+ * The store's changes reads can observe, and what each answers at once when a layout defers the
+ * change itself (`effectDelayMs`): actions are "accepted, not completed, when the call returns".
+ */
+export const DEFERRABLE_EFFECTS: Readonly<Record<string, (store: Store, ...args: never[]) => unknown>> = {
+  updateDnsRecords: () => undefined,
+  removeSftpAccount: () => undefined,
+  // wpa-create-user answers whether it will add the user: it will unless the address exists.
+  addWpAdmin: (store, env: Parameters<Store['hasWpAdmin']>[0], email: string) => !store.hasWpAdmin(env, email),
+};
 
 /** Ids are stored lowercase and looked up case-insensitively (RFC 9562: UUID input ignores case). */
 export class Store {

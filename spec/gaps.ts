@@ -209,6 +209,14 @@ export const assumptions: readonly Assumption[] = [
     // The endpoints whose success body holds an epoch-milliseconds value (spec/api.test.ts derives them from the model).
     scope: { endpoints: ['validateApiKey', 'listBackups'] },
   },
+  {
+    id: 'ASM-WPA-CREATE-EXISTS',
+    choice:
+      'After `wpa-create-user` answers `create_wp_admin_user: true` for an e-mail address, `wpa-user-exists` for the same address answers `has_wp_admin_user: true` (read until it does, within the state window) and keeps doing so; after `false` or a refusal nothing is asserted.',
+    why: 'The document lists both booleans but never links them: that `true` means a site-admin user with that address now exists, which the existence check then reports, is our reading of their names.',
+    cite: { section: 'Endpoints > Other action endpoints (not acknowledged with an operation id)', quote: '`create_wp_admin_user` (boolean)' },
+    scope: { endpoints: ['createWpAdminUser', 'checkWpAdminUserExists'] },
+  },
 ];
 
 export const conflicts: readonly Conflict[] = [

@@ -228,6 +228,7 @@ export type RuleId =
   | 'LIMIT-WEB-ROOT-SUBFOLDER'
   | 'STATE-DNS-UPDATE'
   | 'STATE-SFTP-REMOVE'
+  | 'STATE-WPA-USER'
   | 'BASE-PATH';
 
 /** Which endpoints a rule is checked on; data, so every consumer selects the same set. */

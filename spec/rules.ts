@@ -152,6 +152,14 @@ export const rules: readonly Rule[] = [
     scope: { endpoints: ['removeAdditionalSftpAccount', 'listAdditionalSftpAccounts'] },
   },
   {
+    id: 'STATE-WPA-USER',
+    title: 'A site-admin user created with success then exists (reading: ASM-WPA-CREATE-EXISTS)',
+    statement:
+      'POST /sites/environments/{env_id}/wpa-create-user answers `create_wp_admin_user` (boolean); GET /sites/environments/{env_id}/wpa-user-exists, given the admin user\'s e-mail address, answers `has_wp_admin_user` (boolean).',
+    cite: { section: 'Endpoints > Other action endpoints (not acknowledged with an operation id)', quote: '`create_wp_admin_user` (boolean)' },
+    scope: { endpoints: ['createWpAdminUser', 'checkWpAdminUserExists'] },
+  },
+  {
     id: 'BASE-PATH',
     title: 'The base path ends in the version segment `/v2`',
     statement: 'the path of {base_url} ends in the version segment `/v2`',

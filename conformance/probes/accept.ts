@@ -19,8 +19,12 @@ function pathVariants(endpoint: Endpoint, tenant: Tenant): readonly Readonly<Rec
   return env && tenant.ids.envIds.length ? tenant.ids.envIds.map((id) => ({ env_id: id })) : [{}];
 }
 
-/** The STATE-SFTP-REMOVE scenario removes the first discovered account; INPUT-ACCEPT may take another. */
-function sftpAccountToRemove(tenant: Tenant): { readonly id?: string; readonly reason?: string } {
+/**
+ * The account INPUT-ACCEPT removes: the last discovered, when another is left for the
+ * STATE-SFTP-REMOVE property (which leaves this one out of its model, as its removal may still
+ * be settling when the property starts).
+ */
+export function sftpAccountToRemove(tenant: Tenant): { readonly id?: string; readonly reason?: string } {
   const ids = tenant.ids.sftpAccountIds;
   if (ids.length === 0) return { reason: 'no additional SFTP account discovered' };
   if (ids.length === 1) return { reason: 'only one additional SFTP account discovered, and STATE-SFTP-REMOVE removes it' };

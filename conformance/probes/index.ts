@@ -9,12 +9,12 @@ import { conflictProbes } from './conflicts.ts';
 import { inputProbes } from './input.ts';
 import { limitProbes } from './limits.ts';
 import { notFoundProbes } from './not-found.ts';
-import { dnsUpdateScenarios, sftpRemoveScenarios } from './state.ts';
+import { dnsUpdateScenarios, sftpRemoveScenarios, wpaUserScenarios } from './state.ts';
 
-export { acceptProbes, authProbes, conflictProbes, dnsUpdateScenarios, inputProbes, limitProbes, notFoundProbes, sftpRemoveScenarios };
-export { DEFAULT_INTERVAL_MS, DEFAULT_WINDOW_MS, type PollOptions } from './state.ts';
+export { acceptProbes, authProbes, conflictProbes, dnsUpdateScenarios, inputProbes, limitProbes, notFoundProbes, sftpRemoveScenarios, wpaUserScenarios };
+export { EMBEDDED_BUDGET, LIVE_BUDGET, type StateBudget } from './state.ts';
 export { buildRequest, makeProbe, type Credentials, type RequestSpec } from './request.ts';
 
 export const probeSources: readonly ProbeSource[] = [authProbes, notFoundProbes, inputProbes, limitProbes, acceptProbes, conflictProbes];
 
-export const scenarioSources: readonly ScenarioSource[] = [dnsUpdateScenarios(), sftpRemoveScenarios()];
+export const scenarioSources: readonly ScenarioSource[] = [dnsUpdateScenarios(), sftpRemoveScenarios(), wpaUserScenarios()];

@@ -10,11 +10,10 @@ import { api } from '../../spec/api.ts';
 import { formatRegex } from '../../spec/formats.ts';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import { endpoint, inScope, isRead, operation, rule } from '../../spec/queries.ts';
-import type { Exchange, Probe, ProbeContext, Send, Target } from '../types.ts';
+import type { Probe, ProbeContext, Target } from '../types.ts';
 import { probeSources, scenarioSources } from './index.ts';
 import { keySecret, Sanitizer } from '../../sanitize/sanitizer.ts';
 import { basicAuthorization, bearer, buildRequest } from './request.ts';
-import { dnsUpdateScenarios, sftpRemoveScenarios } from './state.ts';
 import { contextOf, mockTarget } from './test-target.ts';
 
 const allProbes = (context: ProbeContext): Probe[] => probeSources.flatMap((source) => source(context).probes);
@@ -367,102 +366,5 @@ describe('determinism', () => {
   it('the number of examples follows runs', () => {
     const count = (runs: number) => allProbes(contextOf(target, 5, runs)).filter((p) => p.rule === 'INPUT-ACCEPT' && p.endpoint.name === 'runWpCliCommand').length;
     expect([count(1), count(4), count(10)]).toEqual([1, 4, 10]);
-  });
-});
-
-// ---- scenarios against a fake server ----------------------------------------------------------
-
-/** A fake target for the scenarios: DNS values and SFTP accounts in memory; `lag` reads before a change shows. */
-function fakeServer(options: { lag: number; applies: boolean }): { send: Send; sent: Probe[] } {
-  const sent: Probe[] = [];
-  const records = new Map<string, Set<string>>();
-  const accounts = new Set(mockTarget().main.ids.sftpAccountIds);
-  let pending: (() => void)[] = [];
-  let reads = 0;
-  const answer = (probe: Probe, status: number, json: unknown): Exchange => ({
-    probe,
-    response: { status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(json), json, ms: 1 },
-    throttled: 0,
-  });
-  const send: Send = async (probe) => {
-    sent.push(probe);
-    if (probe.endpoint.method === 'GET') {
-      if (++reads > options.lag) {
-        for (const apply of pending) apply();
-        pending = [];
-      }
-      if (probe.endpoint.name === 'listDnsRecords') {
-        const dns_records = [...records].map(([name, values]) => ({ type: 'A', name, ttl: 300, resource_records: [...values].map((value) => ({ value })) }));
-        return answer(probe, 200, { domain: { dns_records } });
-      }
-      const additional_sftp_accounts = [...accounts].map((id) => ({ id, username: 'u', root_directory: '/', is_active: true, permission: 'write' }));
-      return answer(probe, 200, { environment: { additional_sftp_accounts, container_info: { additional_sftp_accounts_port: '2222' } } });
-    }
-    reads = 0;
-    if (probe.endpoint.name === 'updateDnsRecords') {
-      const body = JSON.parse(probe.request.body!) as { name: string; new_resource_records: { value: string }[]; removed_resource_records: { value: string }[] };
-      if (options.applies) {
-        pending.push(() => {
-          const values = records.get(body.name) ?? new Set();
-          for (const { value } of body.new_resource_records) values.add(value);
-          for (const { value } of body.removed_resource_records) values.delete(value);
-          records.set(body.name, values);
-        });
-      }
-    } else if (options.applies) {
-      const id = decodeURIComponent(probe.request.url.split('/').pop()!);
-      pending.push(() => accounts.delete(id));
-    }
-    return answer(probe, 202, { operation_id: 'x', message: 'in progress', status: 202 });
-  };
-  return { send, sent };
-}
-
-describe('state scenarios (fake server)', () => {
-  const context = contextOf(mockTarget());
-  const fast = { windowMs: 200, intervalMs: 5 };
-  const sources = [dnsUpdateScenarios(fast), sftpRemoveScenarios(fast)];
-
-  it.each(sources.map((s) => [s.name, s] as const))('%s: passes when the change shows after a few reads', async (_, source) => {
-    const [scenario] = source(context).scenarios;
-    const server = fakeServer({ lag: 3, applies: true });
-    const outcome = await scenario!.run(server.send);
-    expect(outcome.verdict).toBeUndefined();
-    expect(server.sent.filter((p) => p.endpoint.method !== 'GET').length).toBeGreaterThan(0);
-    for (const p of server.sent) expect(p.rule).toBe(scenario!.rule);
-  });
-
-  it.each(sources.map((s) => [s.name, s] as const))('%s: fails when the change never shows within the window', async (_, source) => {
-    const [scenario] = source(context).scenarios;
-    const started = performance.now();
-    const outcome = await scenario!.run(fakeServer({ lag: 0, applies: false }).send);
-    expect(outcome.verdict?.title).toMatch(/never appeared|stayed/);
-    expect(outcome.verdict?.severity ?? 'error').toBe('error');
-    expect(outcome.exchange?.probe.endpoint.method).toBe('GET');
-    expect(performance.now() - started).toBeLessThan(2_000);
-  });
-
-  it('the DNS scenario adds a TEST-NET address on a fresh name inside the discovered zone, then removes it', async () => {
-    const [scenario] = dnsUpdateScenarios(fast)(context).scenarios;
-    const server = fakeServer({ lag: 0, applies: true });
-    await scenario!.run(server.send);
-    const changes = server.sent.filter((p) => p.endpoint.name === 'updateDnsRecords').map((p) => JSON.parse(p.request.body!) as Record<string, unknown>);
-    expect(changes).toHaveLength(2);
-    const [add, remove] = changes as [Record<string, unknown>, Record<string, unknown>];
-    expect(add.name).toMatch(/^hsc-probe-[0-9a-f]{10}\.staging\.alpha\.example\.test$/);
-    expect(remove.name).toBe(add.name);
-    expect(add.removed_resource_records).toEqual([]);
-    expect(remove.new_resource_records).toEqual([]);
-    expect(remove.removed_resource_records).toEqual(add.new_resource_records);
-    expect((add.new_resource_records as { value: string }[])[0]!.value).toMatch(/^(192\.0\.2|198\.51\.100|203\.0\.113)\.\d+$/);
-    for (const body of changes) expect(requestValidators.updateDnsRecords(body)).toBe(true);
-  });
-
-  it('the SFTP scenario skips, neither passing nor failing, when the account is not listed to begin with', async () => {
-    const target = mockTarget();
-    const [scenario] = sftpRemoveScenarios(fast)(contextOf({ ...target, main: { ...target.main, ids: { ...target.main.ids, sftpAccountIds: ['00000000-0000-4000-8000-000000000000'] } } })).scenarios;
-    const outcome = await scenario!.run(fakeServer({ lag: 0, applies: true }).send);
-    expect(outcome.verdict).toBeUndefined();
-    expect(outcome.skip).toMatch(/is not in the environment's list .* so its removal cannot be observed/);
   });
 });

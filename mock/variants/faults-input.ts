@@ -1,7 +1,6 @@
 /**
- * Faults of input handling (INPUT-400, the LIMIT-* rules, INPUT-ACCEPT, NO-SERVER-ERROR) and of
- * state (STATE-*): limits loosened or tightened by one, invalid input accepted or answered 500,
- * valid input refused, state changes that never happen.
+ * Faults of input handling (INPUT-400, the LIMIT-* rules, INPUT-ACCEPT, NO-SERVER-ERROR): limits
+ * loosened or tightened by one, invalid input accepted or answered 500, valid input refused.
  */
 import type { EndpointName } from '../../generated/types.ts';
 import type { Endpoint } from '../../spec/model.ts';
@@ -62,24 +61,4 @@ export const acceptanceFaults: readonly Variant[] = [
   fault('create-user-unicode-500', 'NO-SERVER-ERROR', 'createWpAdminUser', 'wpa-create-user answers 500 to non-ASCII names.', failOnUnicode('createWpAdminUser', ['first_name', 'last_name'])),
   fault('dns-update-valid-refused', 'INPUT-ACCEPT', 'updateDnsRecords', 'A valid DNS update is refused with 400.', judge('updateDnsRecords', (_b, r) => r ?? refuse('refused'))),
   fault('edge-caching-valid-500', 'NO-SERVER-ERROR', 'setEdgeCachingStatus', 'Switching edge caching off answers 500.', judge('setEdgeCachingStatus', (b, r) => r ?? (b.enabled === false ? new HttpError(500) : undefined))),
-];
-
-export const stateFaults: readonly Variant[] = [
-  fault('dns-update-not-applied', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update is acknowledged but never applied.', {
-    handlers: { updateDnsRecords: (context) => context.acknowledge(context.params.domain_id, context.body) },
-  }),
-  fault('dns-removal-not-applied', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update adds values but never removes any.', {
-    judgeInput: (endpoint, body, reference) => {
-      if (endpoint.name === 'updateDnsRecords' && body && typeof body === 'object') (body as Record<string, unknown>).removed_resource_records = [];
-      return reference;
-    },
-  }),
-  fault('sftp-removal-not-applied', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'The SFTP account removal is acknowledged but the account stays.', {
-    handlers: {
-      removeAdditionalSftpAccount: (context) => {
-        if (!context.store.sftpAccountOwner(context.company.id, context.params.sftp_account_id)) throw new HttpError(404);
-        return context.acknowledge(context.params.sftp_account_id);
-      },
-    },
-  }),
 ];

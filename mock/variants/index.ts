@@ -8,7 +8,8 @@ import type { Variant } from '../variant.ts';
 import { conformantVariants } from './conformant.ts';
 import { authFaults } from './faults-auth.ts';
 import { notFoundFaults, schemaFaults } from './faults-data.ts';
-import { acceptanceFaults, inputFaults, limitFaults, stateFaults } from './faults-input.ts';
+import { acceptanceFaults, inputFaults, limitFaults } from './faults-input.ts';
+import { stateFaults } from './faults-state.ts';
 import { ackFaults, contentTypeFaults, errorBodyFaults, operationIdFaults, statusSetFaults, transportFaults } from './faults-wire.ts';
 
 /** The reference mock in each layout: conformant servers laid out differently from ours. */

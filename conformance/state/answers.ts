@@ -1,0 +1,29 @@
+/** Reading the answers the state properties observe: success, a JSON path, a short account. */
+import { is2xx as isStatus2xx } from '../../spec/queries.ts';
+import type { Exchange } from '../types.ts';
+
+export const is2xx = (exchange: Exchange): boolean => exchange.response !== undefined && isStatus2xx(exchange.response.status);
+
+/** `HTTP 500`, or why there was no answer: for messages. */
+export const answered = (exchange: Exchange): string =>
+  exchange.failure ? `no answer (${exchange.failure.kind}: ${exchange.failure.message})` : `HTTP ${exchange.response!.status}`;
+
+/** The value at a path of objects, or undefined. */
+export const at = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value);
+
+/** The array at a path of a successful answer's body, or undefined when there is none. */
+export function listAt(exchange: Exchange, ...path: string[]): unknown[] | undefined {
+  if (!is2xx(exchange)) return undefined;
+  const found = at(exchange.response!.json, ...path);
+  return Array.isArray(found) ? found : undefined;
+}
+
+export const seconds = (ms: number): string => `${(ms / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} s`;
+
+/** `{a, b}`: a set of values for messages, sorted so two runs read alike. */
+export const showSet = (values: Iterable<string>): string => `{${[...values].sort().join(', ')}}`;
+
+/** `a, b, c and 4 more`: a list for notes, the first `shown` named. */
+export const someOf = (items: readonly string[], shown = 5): string =>
+  items.length <= shown ? items.join(', ') : `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`;

@@ -1,0 +1,380 @@
+/**
+ * STATE-DNS-UPDATE as a model-based property: "The DNS update adds the records named in
+ * `new_resource_records` and removes those in `removed_resource_records`". The model is the
+ * whole domain (each record's values), read at the start of every run; the commands add several
+ * values to a probe record, remove some of those present, do both at once, or read. After each
+ * acknowledged update the domain is read until it shows exactly the model: the named values
+ * changed, every other value of that record and every other record unchanged.
+ *
+ * Probe records are fresh per run (`hsc-probe-…` labels inside the zone of the domain's own
+ * name, so a domain without records gets the property too) and hold RFC 5737 TEST-NET values
+ * only. Records of other probes (other runs, other rules' probes) may still be settling, so they
+ * are not compared. Each run removes what it added without waiting; the end removes anything
+ * left on every probe record and waits until it is gone, so the domain is left as found.
+ */
+import fc from 'fast-check';
+import type { Endpoint } from '../../spec/model.ts';
+import { endpoint as endpointNamed } from '../../spec/queries.ts';
+import { probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
+import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
+import type { Exchange, Probe, ProbeContext, ScenarioSource, Target } from '../types.ts';
+import { answered, at, is2xx, listAt, showSet } from './answers.ts';
+import { budgetFor, NotObservable, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
+import { skipAll } from './skips.ts';
+
+const STATED = 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records` (§Endpoints > Behaviours stated for endpoints).';
+/** The type of every probe record: an A record is what a TEST-NET address is for. */
+const PROBE_TYPE = 'A';
+const PROBE_TTL = 300;
+/** Probe records per run, and the TEST-NET values their commands draw on. */
+const RECORDS = 2;
+const POOL = 5;
+
+// ---- the domain as data ------------------------------------------------------------------------
+
+/** Each record's values by `TYPE name` (names compared as DNS does: case and final dot aside). */
+export type Zone = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** A probe record's first label (`probeLabelArb`): scratch of the suite, not the owner's data. */
+const PROBE_LABEL = /^hsc-probe-/;
+
+/**
+ * The key of a record: its type and name as DNS compares them (case and a final dot aside). A
+ * probe record is known by its type and probe label alone, so a server that lists names relative
+ * to the zone still shows the record the update named.
+ */
+export function recordKey(type: string, name: string): string {
+  const host = name.toLowerCase().replace(/\.$/, '');
+  const label = host.split('.')[0]!;
+  return `${type.toUpperCase()} ${PROBE_LABEL.test(label) ? label : host}`;
+}
+
+const isProbeKey = (key: string): boolean => PROBE_LABEL.test(key.slice(key.indexOf(' ') + 1));
+
+/**
+ * The domain as a DNS list answer shows it; undefined when the answer is not a list. Records of
+ * the same type and name are one; a record without values is no record (whether an emptied
+ * record stays listed is not shown).
+ */
+export function zoneOf(exchange: Exchange): Zone | undefined {
+  const records = listAt(exchange, 'domain', 'dns_records');
+  if (!records) return undefined;
+  const zone = new Map<string, Set<string>>();
+  for (const record of records) {
+    const type = at(record, 'type');
+    const name = at(record, 'name');
+    if (typeof type !== 'string' || typeof name !== 'string') continue;
+    const values = (at(record, 'resource_records') as unknown[] | undefined) ?? [];
+    for (const value of Array.isArray(values) ? values.map((v) => at(v, 'value')) : []) {
+      if (typeof value !== 'string') continue;
+      const key = recordKey(type, name);
+      zone.set(key, (zone.get(key) ?? new Set()).add(value));
+    }
+  }
+  return zone;
+}
+
+/** Where a listed record differs from the model. */
+export interface Difference {
+  readonly key: string;
+  /** In the model, not listed. */
+  readonly missing: readonly string[];
+  /** Listed, not in the model. */
+  readonly extra: readonly string[];
+}
+
+/** The records where `listed` differs from `expected`, among those `compared` keeps. */
+export function differences(expected: Zone, listed: Zone, compared: (key: string) => boolean): Difference[] {
+  const keys = [...new Set([...expected.keys(), ...listed.keys()])].filter((key) => compared(key)).sort();
+  return keys.flatMap((key) => {
+    const want = expected.get(key) ?? new Set<string>();
+    const got = listed.get(key) ?? new Set<string>();
+    const missing = [...want].filter((v) => !got.has(v)).sort();
+    const extra = [...got].filter((v) => !want.has(v)).sort();
+    return missing.length || extra.length ? [{ key, missing, extra }] : [];
+  });
+}
+
+// ---- model and commands ------------------------------------------------------------------------
+
+export class DnsModel {
+  readonly zone: Map<string, Set<string>>;
+  constructor(
+    zone: Zone,
+    /** The keys of this run's probe records, `r1`, `r2`, ... */
+    readonly records: readonly string[],
+    /** The TEST-NET values updates add. */
+    readonly pool: readonly string[],
+  ) {
+    this.zone = new Map([...zone].map(([k, v]) => [k, new Set(v)]));
+  }
+
+  valuesOf(record: number): ReadonlySet<string> {
+    return this.zone.get(this.records[record]!) ?? new Set();
+  }
+
+  apply(record: number, added: readonly string[], removed: readonly string[]): void {
+    const key = this.records[record]!;
+    const values = new Set(this.zone.get(key));
+    for (const v of removed) values.delete(v);
+    for (const v of added) values.add(v);
+    if (values.size) this.zone.set(key, values);
+    else this.zone.delete(key);
+  }
+
+  /** Compared: every record but other runs' and other probes' scratch records. */
+  readonly compared = (key: string): boolean => !isProbeKey(key) || this.records.includes(key);
+}
+
+/** The target side of one run: its probe record names and how to change and read them. */
+export interface DnsReal {
+  readonly names: readonly string[];
+  update(model: DnsModel, change: DnsChange): Promise<void>;
+  read(model: DnsModel): Promise<void>;
+}
+
+const recordLabel = (record: number) => `r${record + 1}`;
+
+/**
+ * One DNS update of one probe record: `add` values of the pool it does not hold and `remove`
+ * of those it holds, counted from `offset` (so every command applies to whatever the record
+ * holds when it runs, and shrinks towards fewer values). The values are chosen when it runs,
+ * and its `toString` names them from then on.
+ */
+export abstract class DnsChange implements StateCommand<DnsModel, DnsReal> {
+  added: readonly string[] = [];
+  removed: readonly string[] = [];
+  constructor(
+    readonly record: number,
+    readonly add: number,
+    readonly remove: number,
+    readonly offset: number,
+  ) {}
+
+  check(model: Readonly<DnsModel>): boolean {
+    const held = model.valuesOf(this.record);
+    return (this.add === 0 || model.pool.some((v) => !held.has(v))) && (this.remove === 0 || held.size > 0);
+  }
+
+  run(model: DnsModel, real: DnsReal): Promise<void> {
+    const held = model.valuesOf(this.record);
+    this.added = pickFrom(model.pool.filter((v) => !held.has(v)), this.add, this.offset);
+    this.removed = pickFrom([...held].sort(), this.remove, this.offset);
+    return real.update(model, this);
+  }
+
+  abstract toString(): string;
+}
+
+/** `count` values of `values` from `offset` on, wrapping round; all of them at most. */
+const pickFrom = (values: readonly string[], count: number, offset: number): string[] =>
+  Array.from({ length: Math.min(count, values.length) }, (_, i) => values[(offset + i) % values.length]!);
+
+const named = (values: readonly string[], count: number) => (values.length ? values.join(', ') : `${count} value${count === 1 ? '' : 's'}`);
+
+export class AddValues extends DnsChange {
+  constructor(record: number, count: number, offset: number) {
+    super(record, count, 0, offset);
+  }
+  toString(): string {
+    return `add ${named(this.added, this.add)} to ${recordLabel(this.record)}`;
+  }
+}
+
+export class RemoveValues extends DnsChange {
+  constructor(record: number, count: number, offset: number) {
+    super(record, 0, count, offset);
+  }
+  toString(): string {
+    return `remove ${named(this.removed, this.remove)} from ${recordLabel(this.record)}`;
+  }
+}
+
+export class AddAndRemoveValues extends DnsChange {
+  toString(): string {
+    return `add ${named(this.added, this.add)} and remove ${named(this.removed, this.remove)} on ${recordLabel(this.record)}`;
+  }
+}
+
+export class ReadRecords implements StateCommand<DnsModel, DnsReal> {
+  check(): boolean {
+    return true;
+  }
+  run(model: DnsModel, real: DnsReal): Promise<void> {
+    return real.read(model);
+  }
+  toString(): string {
+    return 'read the records';
+  }
+}
+
+/** The commands for `records` probe records. */
+export function dnsCommandArbs(records = RECORDS): fc.Arbitrary<StateCommand<DnsModel, DnsReal>>[] {
+  // The first record weighs most: values pile up on it, where a change can touch those it does not name.
+  const record = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: records - 1 }) });
+  const count = fc.integer({ min: 1, max: 3 });
+  const offset = fc.nat({ max: POOL - 1 });
+  // Adds weigh most: a run starts from empty probe records, on which nothing can be removed.
+  return [
+    fc.oneof(
+      { weight: 3, arbitrary: fc.tuple(record, count, offset).map(([r, n, o]): StateCommand<DnsModel, DnsReal> => new AddValues(r, n, o)) },
+      { weight: 2, arbitrary: fc.tuple(record, count, offset).map(([r, n, o]) => new RemoveValues(r, n, o)) },
+      { weight: 2, arbitrary: fc.tuple(record, count, count, offset).map(([r, a, d, o]) => new AddAndRemoveValues(r, a, d, o)) },
+      { weight: 1, arbitrary: fc.constant(new ReadRecords()) },
+    ),
+  ];
+}
+
+// ---- the property --------------------------------------------------------------------------------
+
+export interface DnsPropertyOptions {
+  readonly budget?: Partial<StateBudget>;
+}
+
+/** What the probe records are named inside: the domain's own name, else a record's zone. */
+const zoneOfTarget = (target: Target): string | undefined => target.main.ids.domainName ?? target.main.ids.dnsRecord?.name;
+
+export function dnsUpdateScenarios(options: DnsPropertyOptions = {}): ScenarioSource {
+  return function dnsUpdate(context) {
+    const { target } = context;
+    const rule = 'STATE-DNS-UPDATE';
+    const update = endpointNamed('updateDnsRecords');
+    const read = endpointNamed('listDnsRecords');
+    const endpoints = [update, read];
+    if (!target.allowDestructive) return skipAll(rule, endpoints, 'needs --allow-destructive');
+    const { domainId } = target.main.ids;
+    if (!domainId) return skipAll(rule, endpoints, 'no domain discovered');
+    const zone = zoneOfTarget(target);
+    if (!zone) return skipAll(rule, endpoints, 'neither the domain nor a DNS record of it has a name (probe records are named inside its zone)');
+    const budget = budgetFor(context, options.budget);
+    const seed = streamSeed(context.seed, 'state', rule);
+    const property = dnsProperty(context, { update, read, domainId, zone, seed });
+    return {
+      scenarios: [{ rule, endpoints, title: property.title, run: (send) => runStateProperty(property, budget, seed, send) }],
+      skipped: [],
+    };
+  };
+}
+
+interface DnsSetting {
+  readonly update: Endpoint;
+  readonly read: Endpoint;
+  readonly domainId: string;
+  readonly zone: string;
+  readonly seed: number;
+}
+
+function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<DnsModel, DnsReal> {
+  const { target } = context;
+  const rule = 'STATE-DNS-UPDATE';
+  const credentials = bearer(target.main.apiKey);
+  const path = { domain_id: setting.domainId };
+  const pool = draw(fc.uniqueArray(testNetAddressArb, { minLength: POOL, maxLength: POOL }), streamSeed(setting.seed, 'pool'), 1)[0]!;
+  const listing = makeProbe(target, rule, 'valid', 'list the DNS records of the domain', { endpoint: setting.read, credentials, path });
+  const change = (name: string, added: readonly string[], removed: readonly string[], title: string): Probe => {
+    const body = { type: PROBE_TYPE, name, ttl: PROBE_TTL, new_resource_records: added.map((value) => ({ value })), removed_resource_records: removed.map((value) => ({ value })) };
+    return makeProbe(target, rule, 'valid', title, { endpoint: setting.update, credentials, path, body: { json: body } });
+  };
+  /** Every probe record an update was sent for: the end cleans them all. */
+  const touched = new Map<string, string>();
+
+  return {
+    rule,
+    endpoints: [setting.update, setting.read],
+    title: `DNS updates of several values on probe records inside ${setting.zone}, from the domain as read (model-based)`,
+    commands: dnsCommandArbs(),
+    setup: async (io, run) => {
+      const exchange = await io.send(listing);
+      const zone = zoneOf(exchange);
+      if (!zone) throw new NotObservable(`the domain's DNS records could not be read (${answered(exchange)}), so no update can be observed`, exchange);
+      const labels = draw(probeLabelArb, streamSeed(setting.seed, 'labels', String(run)), RECORDS);
+      const names = labels.map((label) => probeRecordName(setting.zone, label));
+      const model = new DnsModel(zone, names.map((n) => recordKey(PROBE_TYPE, n)), pool);
+      const real: DnsReal = {
+        names,
+        update: async (m, command) => {
+          const name = names[command.record]!;
+          touched.set(recordKey(PROBE_TYPE, name), name);
+          const acknowledged = await io.send(change(name, command.added, command.removed, `${command} (${recordLabel(command.record)} = ${name})`));
+          if (!is2xx(acknowledged)) {
+            throw new Violation('a DNS update the property needs was not accepted', `${STATED} \`${command}\` answered ${answered(acknowledged)}, so its effect cannot be observed.`, acknowledged);
+          }
+          m.apply(command.record, command.added, command.removed);
+          const shown = await io.poll(listing, (e) => matches(m, e));
+          if (!shown.ok) throw mismatch(m, command, shown.last, `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`);
+        },
+        // Read until it matches: an answer that fails once (a 500) is not yet a changed domain.
+        read: async (m) => {
+          const shown = await io.poll(listing, (e) => matches(m, e));
+          if (!shown.ok) throw mismatch(m, undefined, shown.last, `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`);
+        },
+      };
+      return { model, real };
+    },
+    afterRun: async (io, model, real) => {
+      for (const [i, name] of real.names.entries()) {
+        const values = [...model.valuesOf(i)];
+        if (values.length) await io.send(change(name, [], values, `clean up: remove ${values.join(', ')} from ${name}`));
+      }
+    },
+    finish: (io) => cleanUp(io, [...touched.values()], listing, change),
+    legend: (real) => real.names.map((name, i) => `${recordLabel(i)} = ${PROBE_TYPE} ${name}`).join(', '),
+  };
+}
+
+const matches = (model: DnsModel, exchange: Exchange): boolean => {
+  const zone = zoneOf(exchange);
+  return zone !== undefined && differences(model.zone, zone, model.compared).length === 0;
+};
+
+/** The violation a read shows: what the update changed that it did not name, or what it named that never changed. */
+function mismatch(model: DnsModel, command: DnsChange | undefined, exchange: Exchange, reads: string): Violation {
+  const zone = zoneOf(exchange);
+  const after = command ? `After \`${command}\` was acknowledged` : 'With no update since the last read';
+  if (!zone) return new Violation('the DNS records could not be read after an update', `${STATED} ${after}, ${reads} never gave the list (last: ${answered(exchange)}).`, exchange);
+  const label = (key: string) => {
+    const i = model.records.indexOf(key);
+    return i >= 0 ? recordLabel(i) : key;
+  };
+  const found = differences(model.zone, zone, model.compared);
+  const named = (d: Difference) => command !== undefined && d.key === model.records[command.record] && [...d.missing, ...d.extra].every((v) => command.added.includes(v) || command.removed.includes(v));
+  const unnamed = found.filter((d) => !named(d));
+  const text = found
+    .map((d) => `${label(d.key)} lists ${showSet(zone.get(d.key) ?? [])}, expected ${showSet(model.zone.get(d.key) ?? [])}`)
+    .join('; ');
+  const title = !command ? 'DNS values changed with no update' : unnamed.length ? 'a DNS update changed values it did not name' : 'a DNS update did not change the values it named';
+  return new Violation(title, `${STATED} ${after}, ${reads} never listed exactly that change: ${text}.`, exchange);
+}
+
+type Change = (name: string, added: readonly string[], removed: readonly string[], title: string) => Probe;
+
+/**
+ * Removes every value left on the probe records and reads until they are gone; values a
+ * whole-record removal left are removed one by one, once. Notes say what could not be removed.
+ */
+async function cleanUp(io: StateIo, names: readonly string[], listing: Probe, change: Change): Promise<string[]> {
+  if (!names.length) return [];
+  const leftOn = (zone: Zone) => names.flatMap((name) => [...(zone.get(recordKey(PROBE_TYPE, name)) ?? [])].map((value) => ({ name, value })));
+  const first = await io.send(listing);
+  const zone = zoneOf(first);
+  if (!zone) return [`STATE-DNS-UPDATE: the domain could not be read to clean up (${answered(first)}); values it added to ${names.join(', ')} may remain`];
+  let left = leftOn(zone);
+  for (const oneByOne of [false, true]) {
+    if (!left.length) break;
+    if (oneByOne) for (const { name, value } of left) await io.send(change(name, [], [value], `clean up: remove ${value} from ${name}`));
+    else {
+      for (const name of names) {
+        const values = left.filter((l) => l.name === name).map((l) => l.value);
+        if (values.length) await io.send(change(name, [], values, `clean up: remove ${values.join(', ')} from ${name}`));
+      }
+    }
+    const gone = await io.poll(listing, (e) => {
+      const now = zoneOf(e);
+      return now !== undefined && leftOn(now).length === 0;
+    });
+    const now = zoneOf(gone.last);
+    if (now) left = leftOn(now);
+  }
+  if (!left.length) return [];
+  return [`STATE-DNS-UPDATE could not remove what it added: ${left.map((l) => `${PROBE_TYPE} ${l.name} ${l.value}`).join(', ')} (still listed after ${io.window})`];
+}

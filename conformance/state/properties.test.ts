@@ -1,0 +1,328 @@
+/**
+ * The state properties against loopback mocks: the reference passes and is left as found (what
+ * cannot be undone is named in the notes); every state fault of the catalogue fails on its rule
+ * with the shortest failing sequence in the message; a layout whose effects show only later
+ * passes; the budgets bound what is sent and say where they stopped; and what cannot run skips
+ * with a reason. One mock per case, closed after it.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../mock/server.ts';
+import type { Variant } from '../../mock/variant.ts';
+import { layoutNamed, type Layout } from '../../mock/layouts.ts';
+import { stateFaults } from '../../mock/variants/faults-state.ts';
+import { api } from '../../spec/api.ts';
+import type { RuleId } from '../../spec/model.ts';
+import { operation } from '../../spec/queries.ts';
+import { checks } from '../checks/index.ts';
+import { createTransport } from '../http.ts';
+import { contextOf, mockTarget } from '../probes/test-target.ts';
+import { runConformance } from '../runner.ts';
+import type { Exchange, ProbeContext, ScenarioSource, Send, Target } from '../types.ts';
+import { dnsUpdateScenarios } from './dns.ts';
+import { EMBEDDED_BUDGET, type StateBudget } from './property.ts';
+import { sftpRemoveScenarios } from './sftp.ts';
+import { wpaUserScenarios } from './wpa.ts';
+
+const transport = createTransport({ timeoutMs: 10_000 });
+afterAll(() => transport.close());
+
+/** Faults show within this window: the mock answers at once, so a short one only speeds up the failures. */
+const FAST: Partial<StateBudget> = { poll: { windowMs: 150, intervalMs: 10, maxIntervalMs: 40 } };
+
+const sources: Readonly<Record<string, (budget: Partial<StateBudget>) => ScenarioSource>> = {
+  'STATE-DNS-UPDATE': (budget) => dnsUpdateScenarios({ budget }),
+  'STATE-SFTP-REMOVE': (budget) => sftpRemoveScenarios({ budget }),
+  'STATE-WPA-USER': (budget) => wpaUserScenarios({ budget }),
+};
+
+interface Ran {
+  readonly outcome: Awaited<ReturnType<import('../types.ts').Scenario['run']>>;
+  readonly exchanges: readonly Exchange[];
+  readonly mock: RunningMock;
+  readonly target: Target;
+}
+
+/** Runs the property of `rule` against a fresh mock (closed afterwards); `before` may change the mock first. */
+async function runOn(rule: RuleId, options: { variant?: Variant; layout?: Layout; budget?: Partial<StateBudget>; target?: (t: Target) => Target; seed?: number; before?: (mock: RunningMock) => void } = {}, then?: (ran: Ran) => void | Promise<void>): Promise<Ran> {
+  const mock = await startMock({ port: 0, ...(options.variant ? { variant: options.variant } : {}), ...(options.layout ? { layout: options.layout } : {}) });
+  try {
+    options.before?.(mock);
+    const base: Target = { ...mockTarget({ baseUrl: mock.url }), embedded: true };
+    const target = options.target ? options.target(base) : base;
+    const context: ProbeContext = contextOf(target, options.seed ?? 1106, 100);
+    const { scenarios, skipped } = sources[rule]!({ ...FAST, ...options.budget })(context);
+    expect(skipped).toEqual([]);
+    expect(scenarios).toHaveLength(1);
+    const exchanges: Exchange[] = [];
+    const send: Send = async (probe) => {
+      const exchange = await transport(probe);
+      exchanges.push(exchange);
+      return exchange;
+    };
+    const outcome = await scenarios[0]!.run(send);
+    const ran = { outcome, exchanges, mock, target };
+    await then?.(ran);
+    return ran;
+  } finally {
+    await mock.close();
+  }
+}
+
+const stateRules = api.rules.map((r) => r.id).filter((id) => id.startsWith('STATE-'));
+
+describe('against the reference mock', () => {
+  it('covers every STATE rule of the model', () => {
+    expect(Object.keys(sources).sort()).toEqual([...stateRules].sort());
+  });
+
+  it.each(stateRules)('%s holds, and every exchange is one the property meant', async (rule) => {
+    await runOn(rule, {}, ({ outcome, exchanges }) => {
+      expect(outcome.verdict).toBeUndefined();
+      expect(outcome.skip).toBeUndefined();
+      expect(exchanges.length).toBeGreaterThan(0);
+      for (const x of exchanges) {
+        expect(x.probe.rule).toBe(rule);
+        expect(x.response?.status, `${x.probe.title}: ${x.response?.text}`).toBeLessThan(300);
+      }
+      expect(outcome.notes?.[0]).toMatch(new RegExp(`^${rule} \\(model-based\\): \\d+ of at most \\d+ command sequences`));
+    });
+  });
+
+  it('DNS: the domain is left as found, every update named only probe records inside its zone with TEST-NET values', async () => {
+    let before: unknown;
+    await runOn(
+      'STATE-DNS-UPDATE',
+      { before: (mock) => (before = structuredClone(domainOf(mock).dnsRecords)) },
+      ({ exchanges, mock, target }) => {
+        expect(domainOf(mock).dnsRecords).toEqual(before);
+        const updates = exchanges.filter((x) => x.probe.endpoint.name === 'updateDnsRecords').map((x) => JSON.parse(x.probe.request.body!) as Record<string, unknown>);
+        expect(updates.length).toBeGreaterThan(5);
+        const zone = target.main.ids.dnsRecord!.name;
+        const values = (list: unknown) => (list as { value: string }[]).map((v) => v.value);
+        for (const body of updates) {
+          expect(body.name).toMatch(new RegExp(`^hsc-probe-[0-9a-f]{10}\\.${zone.replaceAll('.', '\\.')}$`));
+          for (const v of [...values(body.new_resource_records), ...values(body.removed_resource_records)]) expect(v).toMatch(/^(192\.0\.2|198\.51\.100|203\.0\.113)\.\d+$/);
+        }
+        // Several values per record: some update adds more than one, some removes more than one while others stay.
+        expect(updates.some((b) => values(b.new_resource_records).length > 1)).toBe(true);
+        expect(updates.some((b) => values(b.removed_resource_records).length > 1)).toBe(true);
+      },
+    );
+  });
+
+  it('DNS: a domain without any record, named in `domainName`, still gets the property, its probe records inside that name', async () => {
+    await runOn(
+      'STATE-DNS-UPDATE',
+      {
+        before: (mock) => {
+          const domain = domainOf(mock);
+          for (const r of [...domain.dnsRecords]) mock.store.updateDnsRecords(domain, { type: r.type, name: r.name, removed_resource_records: r.resource_records });
+          expect(domain.dnsRecords).toEqual([]);
+        },
+        target: (t) => {
+          const { dnsRecord: _, ...ids } = t.main.ids;
+          return { ...t, main: { ...t.main, ids: { ...ids, domainName: 'bare.example.test' } } };
+        },
+      },
+      ({ outcome, exchanges, mock }) => {
+        expect(outcome.verdict).toBeUndefined();
+        const names = exchanges.filter((x) => x.probe.endpoint.name === 'updateDnsRecords').map((x) => (JSON.parse(x.probe.request.body!) as { name: string }).name);
+        expect(names.length).toBeGreaterThan(0);
+        for (const name of names) expect(name).toMatch(/^hsc-probe-[0-9a-f]{10}\.bare\.example\.test$/);
+        expect(domainOf(mock).dnsRecords).toEqual([]);
+      },
+    );
+  });
+
+  it('SFTP: removes only accounts of the environment, never the one INPUT-ACCEPT takes, and names each in the notes', async () => {
+    await runOn('STATE-SFTP-REMOVE', {}, ({ exchanges, mock, target, outcome }) => {
+      const ids = target.main.ids.sftpAccountIds.map((id) => id.toLowerCase());
+      const removed = exchanges.filter((x) => x.probe.endpoint.name === 'removeAdditionalSftpAccount').map((x) => decodeURIComponent(x.probe.request.url.split('/').pop()!));
+      expect(removed.length).toBeGreaterThan(0);
+      for (const id of removed) expect(ids.slice(0, -1)).toContain(id);
+      const left = envOf(mock).sftpAccounts.map((a) => a.id);
+      expect(left).toContain(ids.at(-1));
+      expect(left.filter((id) => removed.includes(id))).toEqual([]);
+      const note = outcome.notes!.find((n) => n.includes('removed'))!;
+      for (const id of removed) expect(note).toContain(id);
+    });
+  });
+
+  it('WPA: creates only probe addresses at example.com, each one the notes name, and the mock now knows them', async () => {
+    await runOn('STATE-WPA-USER', {}, ({ exchanges, mock, outcome }) => {
+      const created = exchanges.filter((x) => x.probe.endpoint.name === 'createWpAdminUser').map((x) => (JSON.parse(x.probe.request.body!) as { email: string }).email);
+      expect(created.length).toBeGreaterThan(0);
+      expect(created.length).toBeLessThanOrEqual(EMBEDDED_BUDGET.irreversible);
+      for (const email of created) {
+        expect(email).toMatch(/^hsc-probe-[0-9a-f]{10}@example\.com$/);
+        expect(mock.store.hasWpAdmin(envOf(mock), email)).toBe(true);
+      }
+      const note = outcome.notes!.find((n) => n.includes('created'))!;
+      expect(note).toContain(`created ${created.length} site-admin users`);
+      const named = created.filter((email) => note.includes(email));
+      expect(named).toEqual(created.slice(0, named.length));
+      expect(named.length).toBeGreaterThan(0);
+    });
+  });
+});
+
+/**
+ * What each fault's shortest failing sequence must be, from what the fault does: one command
+ * shows a change that never happens; a change that touches what it should not needs the record
+ * to hold something first; removing only the first of several values needs several.
+ */
+const shortest: Readonly<Record<string, { readonly commands: number; readonly last: RegExp; readonly title: RegExp }>> = {
+  'dns-update-not-applied': { commands: 1, last: /^add [\d., ]+ to r1$/, title: /did not change the values it named/ },
+  'dns-removal-not-applied': { commands: 2, last: /remove [\d.]+/, title: /did not change the values it named/ },
+  'dns-update-drops-other-values': { commands: 2, last: /^add [\d., ]+ to r1$/, title: /changed values it did not name/ },
+  'dns-removal-only-first-value': { commands: 2, last: /remove [\d.]+, [\d.]+/, title: /did not change the values it named/ },
+  'sftp-removal-not-applied': { commands: 1, last: /^remove account /, title: /stayed listed/ },
+  'sftp-removal-by-directory': { commands: 1, last: /^remove account /, title: /removed others too/ },
+  'wpa-create-user-not-created': { commands: 1, last: /^create the site-admin user a1$/, title: /does not exist/ },
+};
+
+describe('against each state fault of the catalogue', () => {
+  it('every state fault has its expected shortest sequence here', () => {
+    expect(stateFaults.map((f) => f.name).sort()).toEqual(Object.keys(shortest).sort());
+  });
+
+  it.each(stateFaults.map((f) => [f.name, f] as const))('%s fails its rule, with the shortest failing sequence', async (name, fault) => {
+    const want = shortest[name]!;
+    await runOn(fault.rule!, { variant: fault }, ({ outcome }) => {
+      expect(outcome.verdict?.title).toMatch(want.title);
+      const message = outcome.verdict!.message;
+      const sequence = /Shortest failing sequence \((\d+) commands?, found in sequence \d+ of \d+, [^)]*\): (.*?)(?: — where (.*))?\.$/.exec(message);
+      expect(sequence, message).not.toBeNull();
+      const commands = sequence![2]!.split('; ');
+      expect(Number(sequence![1])).toBe(commands.length);
+      expect(commands, message).toHaveLength(want.commands);
+      expect(commands.at(-1)).toMatch(want.last);
+      // The exchange shown is one of the property's operations, and the failure is the action's.
+      expect(outcome.exchange?.probe.rule).toBe(fault.rule);
+    });
+  });
+
+  it('DNS: the domain is left as found after a failure too', async () => {
+    let before: unknown;
+    const fault = stateFaults.find((f) => f.name === 'dns-update-drops-other-values')!;
+    await runOn('STATE-DNS-UPDATE', { variant: fault, before: (mock) => (before = structuredClone(domainOf(mock).dnsRecords)) }, ({ outcome, mock }) => {
+      expect(outcome.verdict).toBeDefined();
+      expect(domainOf(mock).dnsRecords).toEqual(before);
+    });
+  });
+
+  it('through the runner: the failure is on the action, its message carries the sequence, the notes what the property spent', async () => {
+    for (const fault of stateFaults.filter((f) => f.name === 'dns-removal-only-first-value' || f.name === 'wpa-create-user-not-created')) {
+      const mock = await startMock({ port: 0, variant: fault });
+      try {
+        const target: Target = { ...mockTarget({ baseUrl: mock.url }), embedded: true };
+        const report = await runConformance({
+          target,
+          seed: 1106,
+          runs: 100,
+          options: { strict: false },
+          send: transport,
+          suite: { checks, probeSources: [], scenarioSources: Object.values(sources).map((s) => s(FAST)) },
+        });
+        const failures = report.failures.filter((f) => f.rule === fault.rule);
+        expect(failures.map((f) => f.operation)).toEqual([operation(api.endpoints.find((e) => e.name === fault.endpoint)!)]);
+        expect(failures[0]!.message).toMatch(/Shortest failing sequence \(\d+ commands?/);
+        for (const rule of stateRules) expect(report.notes.some((n) => n.startsWith(`${rule} (model-based)`))).toBe(true);
+        expect(report.checks.filter((c) => stateRules.includes(c.rule) && c.rule !== fault.rule).every((c) => c.outcome === 'passed')).toBe(true);
+      } finally {
+        await mock.close();
+      }
+    }
+  });
+});
+
+describe('when effects show only later (accepted, not completed)', () => {
+  // The catalogue's delayed layout, its delay cut to 40 ms to keep the test short.
+  const delayed: Layout = { ...layoutNamed('delayed-effects'), effectDelayMs: 40 };
+  const patient: Partial<StateBudget> = { poll: { windowMs: 10_000, intervalMs: 5, maxIntervalMs: 50 } };
+
+  it.each(stateRules)('%s holds, reading again until each effect shows', async (rule) => {
+    await runOn(rule, { layout: delayed, budget: patient }, ({ outcome, exchanges }) => {
+      expect(outcome.verdict).toBeUndefined();
+      // The delay mattered: some action was followed by more than one read before the next action.
+      const actions = exchanges.map((x, i) => (x.probe.endpoint.effect !== 'read' ? i : -1)).filter((i) => i >= 0);
+      const readsAfter = actions.map((i) => exchanges.slice(i + 1).findIndex((x) => x.probe.endpoint.effect !== 'read'));
+      expect(readsAfter.some((n) => n === -1 || n > 1)).toBe(true);
+    });
+  });
+});
+
+describe('budgets', () => {
+  it('a spent budget ends the property: the requests stay within it, the notes say where it stopped, and no failure is made up', async () => {
+    const budget: Partial<StateBudget> = { requests: 7, cleanupRequests: 4 };
+    await runOn('STATE-DNS-UPDATE', { budget }, ({ outcome, exchanges }) => {
+      expect(outcome.verdict).toBeUndefined();
+      expect(exchanges.length).toBeLessThanOrEqual(budget.requests! + budget.cleanupRequests!);
+      expect(outcome.notes![0]).toMatch(/stopped: the budget of 7 requests was spent/);
+    });
+  });
+
+  it('shrinking stops at its share of the budget, and the message says the sequence may not be the shortest', async () => {
+    const fault = stateFaults.find((f) => f.name === 'dns-removal-only-first-value')!;
+    const all = await runOn('STATE-DNS-UPDATE', { variant: fault });
+    const shrinking = Number(/\((\d+) shrinking/.exec(all.outcome.notes![0]!)![1]);
+    expect(shrinking).toBeGreaterThan(2);
+    const budget: Partial<StateBudget> = { shrinkRequests: 2 };
+    await runOn('STATE-DNS-UPDATE', { variant: fault, budget }, ({ outcome }) => {
+      expect(outcome.verdict?.message).toMatch(/shrinking stopped early \(shrinking spent its 2 requests\), so a shorter one may exist/);
+      expect(outcome.notes![0]).toMatch(/\(2 shrinking, at most 2\)/);
+    });
+  });
+
+  it('irreversible changes stop at their bound', async () => {
+    await runOn('STATE-WPA-USER', { budget: { irreversible: 2 } }, ({ exchanges, outcome }) => {
+      expect(outcome.verdict).toBeUndefined();
+      expect(exchanges.filter((x) => x.probe.endpoint.name === 'createWpAdminUser')).toHaveLength(2);
+    });
+    await runOn('STATE-SFTP-REMOVE', { budget: { irreversible: 1 } }, ({ exchanges }) => {
+      expect(exchanges.filter((x) => x.probe.endpoint.name === 'removeAdditionalSftpAccount')).toHaveLength(1);
+    });
+  });
+
+  it('the same seed sends the same requests to the same state', async () => {
+    const urls = async () => (await runOn('STATE-DNS-UPDATE')).exchanges.map((x) => `${x.probe.request.method} ${x.probe.request.url} ${x.probe.request.body ?? ''}`.replace(/127\.0\.0\.1:\d+/, 'mock'));
+    expect(await urls()).toEqual(await urls());
+  });
+});
+
+describe('what cannot run skips with a reason', () => {
+  const cases: [string, RuleId, (t: Target) => Target, RegExp][] = [
+    ['no --allow-destructive (DNS)', 'STATE-DNS-UPDATE', (t) => ({ ...t, allowDestructive: false }), /needs --allow-destructive/],
+    ['no --allow-destructive (SFTP)', 'STATE-SFTP-REMOVE', (t) => ({ ...t, allowDestructive: false }), /needs --allow-destructive/],
+    ['no --allow-destructive (WPA)', 'STATE-WPA-USER', (t) => ({ ...t, allowDestructive: false }), /needs --allow-destructive/],
+    ['no domain', 'STATE-DNS-UPDATE', (t) => ({ ...t, main: { ...t.main, ids: { ...t.main.ids, domainId: undefined } } }) as Target, /no domain discovered/],
+    ['no zone name', 'STATE-DNS-UPDATE', (t) => ({ ...t, main: { ...t.main, ids: { ...t.main.ids, dnsRecord: undefined } } }) as Target, /has a name/],
+    ['no SFTP account', 'STATE-SFTP-REMOVE', (t) => ({ ...t, main: { ...t.main, ids: { ...t.main.ids, sftpAccountIds: [] } } }), /no additional SFTP account discovered/],
+  ];
+  it.each(cases)('%s', (_, rule, change, reason) => {
+    const context = contextOf(change(mockTarget()));
+    const { scenarios, skipped } = sources[rule]!({})(context);
+    expect(scenarios).toEqual([]);
+    const endpoints = api.rules.find((r) => r.id === rule)!.scope as { endpoints: readonly string[] };
+    expect(skipped.map((s) => s.endpoint.name).sort()).toEqual([...endpoints.endpoints].sort());
+    for (const s of skipped) expect(s.reason).toMatch(reason);
+  });
+
+  it('a state that cannot be read is a skip, never a pass', async () => {
+    const unreadable: Variant = { name: 'dns-list-500', kind: 'fault', description: '', hooks: { respond: (e, _r, res) => (e?.name === 'listDnsRecords' ? { ...res, status: 500, body: { message: 'x', status: 500 } } : res) } };
+    await runOn('STATE-DNS-UPDATE', { variant: unreadable }, ({ outcome }) => {
+      expect(outcome.verdict).toBeUndefined();
+      expect(outcome.skip).toMatch(/could not be read \(HTTP 500\)/);
+    });
+  });
+});
+
+function domainOf(mock: RunningMock) {
+  const ids = mockTarget().main.ids;
+  return mock.store.domain(ids.companyId, ids.domainId!)!;
+}
+
+function envOf(mock: RunningMock) {
+  const ids = mockTarget().main.ids;
+  return mock.store.environment(ids.companyId, ids.envId)!;
+}

@@ -1,0 +1,144 @@
+/**
+ * STATE-SFTP-REMOVE as a model-based property: removing an additional SFTP account makes it
+ * leave the list of its environment, and every other account remains. The model is the list as
+ * read at the start of every run (an account INPUT-ACCEPT removes is left out: its removal may
+ * still be settling); each removal is followed by reads until the list shows exactly that.
+ *
+ * The document shows no way to add an account back, so removals are spent for good: a property
+ * makes at most `irreversible` of them, and the report names each. A failing sequence shrinks
+ * only as far as accounts are left to remove again.
+ */
+import fc from 'fast-check';
+import type { Endpoint } from '../../spec/model.ts';
+import { endpoint as endpointNamed } from '../../spec/queries.ts';
+import { sftpAccountToRemove } from '../probes/accept.ts';
+import { bearer, makeProbe, streamSeed } from '../probes/request.ts';
+import type { Exchange, ProbeContext, ScenarioSource } from '../types.ts';
+import { answered, at, is2xx, listAt, someOf } from './answers.ts';
+import { budgetFor, NotObservable, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
+import { skipAll } from './skips.ts';
+
+/** The accounts a list answer shows, by lowercase id, with their user names; undefined when it is not a list. */
+export function accountsOf(exchange: Exchange): Map<string, string> | undefined {
+  const accounts = listAt(exchange, 'environment', 'additional_sftp_accounts');
+  if (!accounts) return undefined;
+  const found = new Map<string, string>();
+  for (const account of accounts) {
+    const id = at(account, 'id');
+    const username = at(account, 'username');
+    if (typeof id === 'string') found.set(id.toLowerCase(), typeof username === 'string' ? username : '');
+  }
+  return found;
+}
+
+export interface SftpModel {
+  /** The accounts of the environment the property may remove or must see remain, by lowercase id. */
+  accounts: string[];
+  /** Removals the property may still make. */
+  removalsLeft: number;
+}
+
+export interface SftpReal {
+  remove(model: SftpModel, id: string): Promise<void>;
+  /** `editor (id)`, for sequences. */
+  describe(id: string): string;
+}
+
+/** Removes one account of the model: the `pick`-th, counting round. */
+export class RemoveAccount implements StateCommand<SftpModel, SftpReal> {
+  private removed: string | undefined;
+  constructor(readonly pick: number) {}
+
+  check(model: Readonly<SftpModel>): boolean {
+    return model.accounts.length > 0 && model.removalsLeft > 0;
+  }
+
+  run(model: SftpModel, real: SftpReal): Promise<void> {
+    const id = model.accounts[this.pick % model.accounts.length]!;
+    this.removed = real.describe(id);
+    return real.remove(model, id);
+  }
+
+  toString(): string {
+    return `remove account ${this.removed ?? `#${this.pick + 1}`}`;
+  }
+}
+
+export const sftpCommandArbs = (): fc.Arbitrary<StateCommand<SftpModel, SftpReal>>[] => [fc.nat({ max: 7 }).map((pick) => new RemoveAccount(pick))];
+
+export interface SftpPropertyOptions {
+  readonly budget?: Partial<StateBudget>;
+}
+
+export function sftpRemoveScenarios(options: SftpPropertyOptions = {}): ScenarioSource {
+  return function sftpRemove(context) {
+    const { target } = context;
+    const rule = 'STATE-SFTP-REMOVE';
+    const remove = endpointNamed('removeAdditionalSftpAccount');
+    const read = endpointNamed('listAdditionalSftpAccounts');
+    const endpoints = [remove, read];
+    if (!target.allowDestructive) return skipAll(rule, endpoints, 'needs --allow-destructive');
+    if (!target.main.ids.sftpAccountIds.length) return skipAll(rule, endpoints, 'no additional SFTP account discovered');
+    const budget = budgetFor(context, options.budget);
+    const property = sftpProperty(context, { remove, read, budget });
+    return {
+      scenarios: [{ rule, endpoints, title: property.title, run: (send) => runStateProperty(property, budget, streamSeed(context.seed, 'state', rule), send) }],
+      skipped: [],
+    };
+  };
+}
+
+function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoint; readonly read: Endpoint; readonly budget: StateBudget }): StateProperty<SftpModel, SftpReal> {
+  const { target } = context;
+  const rule = 'STATE-SFTP-REMOVE';
+  const envId = target.main.ids.sftpEnvId ?? target.main.ids.envId;
+  const credentials = bearer(target.main.apiKey);
+  const listing = makeProbe(target, rule, 'valid', 'list the additional SFTP accounts of the environment', { endpoint: setting.read, credentials, path: { env_id: envId } });
+  const excluded = sftpAccountToRemove(target.main).id?.toLowerCase();
+  const usernames = new Map<string, string>();
+  const removed: string[] = [];
+  const describe = (id: string) => (usernames.get(id) ? `${usernames.get(id)} (${id})` : id);
+
+  const remove = async (io: StateIo, model: SftpModel, id: string) => {
+    const probe = makeProbe(target, rule, 'valid', `remove the additional SFTP account ${id}`, { endpoint: setting.remove, credentials, path: { sftp_account_id: id } });
+    const acknowledged = await io.send(probe);
+    if (!is2xx(acknowledged)) {
+      throw new Violation('an SFTP account removal the property needs was not accepted', `Removing the additional SFTP account ${describe(id)} answered ${answered(acknowledged)}, so its effect cannot be observed.`, acknowledged);
+    }
+    removed.push(id);
+    model.accounts = model.accounts.filter((a) => a !== id);
+    model.removalsLeft--;
+    const shown = await io.poll(listing, (e) => {
+      const listed = accountsOf(e);
+      return listed !== undefined && !listed.has(id) && model.accounts.every((a) => listed.has(a));
+    });
+    if (shown.ok) return;
+    const listed = accountsOf(shown.last);
+    const reads = `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`;
+    const after = `The removal of additional SFTP account ${describe(id)} was acknowledged, yet ${reads}`;
+    if (!listed) throw new Violation('the SFTP accounts could not be read after a removal', `${after} never gave the list (last: ${answered(shown.last)}).`, shown.last);
+    const gone = model.accounts.filter((a) => !listed.has(a));
+    if (gone.length) throw new Violation('removing an SFTP account removed others too', `${after} no longer listed ${gone.map(describe).join(', ')}, which no request removed${listed.has(id) ? `, and still listed ${id}` : ''}.`, shown.last);
+    throw new Violation('a removed SFTP account stayed listed', `${after} still listed it.`, shown.last);
+  };
+
+  return {
+    rule,
+    endpoints: [setting.remove, setting.read],
+    title: `removals of additional SFTP accounts of environment ${envId}, from the list as read (model-based)`,
+    commands: sftpCommandArbs(),
+    unrepeatable: 'a removed account cannot be removed again and shrinking replays on the accounts left',
+    setup: async (io) => {
+      const exchange = await io.send(listing);
+      const listed = accountsOf(exchange);
+      if (!listed) throw new NotObservable(`the environment's additional SFTP accounts could not be read (${answered(exchange)}), so no removal can be observed`, exchange);
+      for (const [id, username] of listed) usernames.set(id, username);
+      const accounts = [...listed.keys()].filter((id) => id !== excluded);
+      return { model: { accounts, removalsLeft: setting.budget.irreversible - removed.length }, real: { remove: (m, id) => remove(io, m, id), describe } };
+    },
+    finish: async () =>
+      removed.length
+        ? [`STATE-SFTP-REMOVE removed ${removed.length} additional SFTP account${removed.length === 1 ? '' : 's'} of environment ${envId} (the document shows no way to add one back): ${someOf(removed.map(describe))}`]
+        : [],
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * STATE-WPA-USER as a model-based property (reading ASM-WPA-CREATE-EXISTS): after
+ * `wpa-create-user` answers `create_wp_admin_user: true` for an address, `wpa-user-exists` for
+ * that address answers `has_wp_admin_user: true`, and keeps doing so.
+ *
+ * Each run has its own probe addresses (`hsc-probe-…@example.com`: no real user has one), whose
+ * existence it reads first: that is the model. Commands create one or check one. The document
+ * shows no way to remove a site-admin user, so a property creates at most `irreversible` of
+ * them, and the report names each.
+ */
+import fc from 'fast-check';
+import type { Endpoint } from '../../spec/model.ts';
+import { endpoint as endpointNamed } from '../../spec/queries.ts';
+import { probeLabelArb } from '../probes/inputs.ts';
+import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
+import type { Exchange, Probe, ProbeContext, ScenarioSource } from '../types.ts';
+import { answered, at, is2xx, someOf } from './answers.ts';
+import { budgetFor, NotObservable, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
+import { skipAll } from './skips.ts';
+
+const READING = 'After `wpa-create-user` answers `create_wp_admin_user: true`, `wpa-user-exists` for the same address answers `has_wp_admin_user: true` (ASM-WPA-CREATE-EXISTS, our reading of §Endpoints).';
+/** Probe addresses per run. */
+const SLOTS = 2;
+/** The domain reserved for examples (RFC 2606): no real user's address. */
+const PROBE_DOMAIN = 'example.com';
+
+/**
+ * What is known of an address: it exists, it does not, or nothing (a create answered `false`,
+ * which claims nothing the suite can hold the server to).
+ */
+export type AdminState = 'present' | 'absent' | 'unknown';
+
+export interface WpaModel {
+  readonly admins: AdminState[];
+  createsLeft: number;
+}
+
+export interface WpaReal {
+  readonly addresses: readonly string[];
+  create(model: WpaModel, slot: number): Promise<void>;
+  check(model: WpaModel, slot: number): Promise<void>;
+}
+
+const slotLabel = (slot: number) => `a${slot + 1}`;
+
+export class CreateAdmin implements StateCommand<WpaModel, WpaReal> {
+  constructor(readonly slot: number) {}
+  check(model: Readonly<WpaModel>): boolean {
+    return model.admins[this.slot] === 'absent' && model.createsLeft > 0;
+  }
+  run(model: WpaModel, real: WpaReal): Promise<void> {
+    return real.create(model, this.slot);
+  }
+  toString(): string {
+    return `create the site-admin user ${slotLabel(this.slot)}`;
+  }
+}
+
+export class CheckAdmin implements StateCommand<WpaModel, WpaReal> {
+  constructor(readonly slot: number) {}
+  check(): boolean {
+    return true;
+  }
+  run(model: WpaModel, real: WpaReal): Promise<void> {
+    return real.check(model, this.slot);
+  }
+  toString(): string {
+    return `check that ${slotLabel(this.slot)} exists`;
+  }
+}
+
+export const wpaCommandArbs = (): fc.Arbitrary<StateCommand<WpaModel, WpaReal>>[] => {
+  const slot = fc.integer({ min: 0, max: SLOTS - 1 });
+  return [slot.map((s) => new CreateAdmin(s)), slot.map((s) => new CheckAdmin(s))];
+};
+
+/** What an existence check says: true, false (a 404 is "no such user" as well), or nothing usable. */
+export function existsIn(exchange: Exchange): boolean | undefined {
+  if (exchange.response?.status === 404) return false;
+  if (!is2xx(exchange)) return undefined;
+  const answer = at(exchange.response!.json, 'has_wp_admin_user');
+  return typeof answer === 'boolean' ? answer : undefined;
+}
+
+export interface WpaPropertyOptions {
+  readonly budget?: Partial<StateBudget>;
+}
+
+export function wpaUserScenarios(options: WpaPropertyOptions = {}): ScenarioSource {
+  return function wpaUser(context) {
+    const { target } = context;
+    const rule = 'STATE-WPA-USER';
+    const create = endpointNamed('createWpAdminUser');
+    const exists = endpointNamed('checkWpAdminUserExists');
+    const endpoints = [create, exists];
+    if (!target.allowDestructive) return skipAll(rule, endpoints, 'needs --allow-destructive');
+    const budget = budgetFor(context, options.budget);
+    const seed = streamSeed(context.seed, 'state', rule);
+    const property = wpaProperty(context, { create, exists, budget, seed });
+    return { scenarios: [{ rule, endpoints, title: property.title, run: (send) => runStateProperty(property, budget, seed, send) }], skipped: [] };
+  };
+}
+
+interface WpaSetting {
+  readonly create: Endpoint;
+  readonly exists: Endpoint;
+  readonly budget: StateBudget;
+  readonly seed: number;
+}
+
+function wpaProperty(context: ProbeContext, setting: WpaSetting): StateProperty<WpaModel, WpaReal> {
+  const { target } = context;
+  const rule = 'STATE-WPA-USER';
+  const envId = target.main.ids.envId;
+  const credentials = bearer(target.main.apiKey);
+  const path = { env_id: envId };
+  // The parameter's name is not shown; the model names our choice (ASM-WPA-QUERY-EMAIL).
+  const queryName = setting.exists.queryParams[0]!.name;
+  const existence = (email: string): Probe =>
+    makeProbe(target, rule, 'observe', `does the site-admin user ${email} exist`, { endpoint: setting.exists, credentials, path, query: { [queryName]: email } });
+  const created: string[] = [];
+
+  const create = async (io: StateIo, model: WpaModel, email: string, slot: number) => {
+    const body = { email, first_name: 'Conformance', last_name: 'Probe' };
+    const answer = await io.send(makeProbe(target, rule, 'valid', `create the site-admin user ${email}`, { endpoint: setting.create, credentials, path, body: { json: body } }));
+    if (!is2xx(answer)) {
+      throw new Violation('a site-admin user creation the property needs was not accepted', `${READING} Creating ${email} answered ${answered(answer)}, so the link cannot be observed.`, answer);
+    }
+    model.createsLeft--;
+    if (at(answer.response!.json, 'create_wp_admin_user') !== true) return void (model.admins[slot] = 'unknown');
+    created.push(email);
+    model.admins[slot] = 'present';
+    const shown = await io.poll(existence(email), (e) => existsIn(e) === true);
+    if (!shown.ok) {
+      const reads = `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`;
+      throw new Violation('a site-admin user created with success does not exist', `${READING} Creating ${email} answered \`create_wp_admin_user: true\`, yet ${reads} of wpa-user-exists never said it exists (last: ${said(shown.last)}).`, shown.last);
+    }
+  };
+
+  // A user found once must be found again; read until it is (an answer that fails once is no verdict).
+  const check = async (io: StateIo, model: WpaModel, email: string, slot: number) => {
+    if (model.admins[slot] !== 'present') return void (await io.send(existence(email)));
+    const shown = await io.poll(existence(email), (e) => existsIn(e) === true);
+    if (shown.ok) return;
+    throw new Violation('a site-admin user created with success no longer exists', `${READING} ${email} was created and found, yet ${shown.reads} later read${shown.reads === 1 ? '' : 's'} over ${io.window} said ${said(shown.last)}.`, shown.last);
+  };
+
+  return {
+    rule,
+    endpoints: [setting.create, setting.exists],
+    title: `site-admin users created on environment ${envId} with probe addresses, then checked (model-based)`,
+    commands: wpaCommandArbs(),
+    setup: async (io, run) => {
+      const addresses = draw(probeLabelArb, streamSeed(setting.seed, 'addresses', String(run)), SLOTS).map((label) => `${label}@${PROBE_DOMAIN}`);
+      const admins: AdminState[] = [];
+      for (const email of addresses) {
+        const answer = await io.send(existence(email));
+        const now = existsIn(answer);
+        if (now === undefined) throw new NotObservable(`wpa-user-exists for a probe address answered ${said(answer)}, so no creation can be observed`, answer);
+        admins.push(now ? 'present' : 'absent');
+      }
+      const model: WpaModel = { admins, createsLeft: setting.budget.irreversible - created.length };
+      const real: WpaReal = { addresses, create: (m, slot) => create(io, m, addresses[slot]!, slot), check: (m, slot) => check(io, m, addresses[slot]!, slot) };
+      return { model, real };
+    },
+    finish: async () =>
+      created.length
+        ? [`STATE-WPA-USER created ${created.length} site-admin user${created.length === 1 ? '' : 's'} on environment ${envId} (the document shows no way to remove one): ${someOf(created)}`]
+        : [],
+    legend: (real) => real.addresses.map((email, i) => `${slotLabel(i)} = ${email}`).join(', '),
+  };
+}
+
+/** What an existence answer said, for messages. */
+function said(exchange: Exchange): string {
+  const now = existsIn(exchange);
+  if (exchange.response?.status === 404) return 'HTTP 404 (no such user)';
+  return now === undefined ? `${answered(exchange)} without a \`has_wp_admin_user\` boolean` : `\`has_wp_admin_user: ${now}\``;
+}

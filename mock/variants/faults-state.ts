@@ -1,0 +1,72 @@
+/**
+ * Faults of state (the STATE-* rules): acknowledged changes that never happen, happen only in
+ * part, or change more than they name; a creation that answers success but creates nothing.
+ * Each is the reference handler with one thing changed.
+ */
+import type { UpdateDnsRecordsRequest } from '../../generated/types.ts';
+import { handlers } from '../app.ts';
+import { HttpError, notFound } from '../errors.ts';
+import type { Context } from '../handler.ts';
+import type { Variant } from '../variant.ts';
+import { fault } from './build.ts';
+
+/** The reference DNS update, on a body rewritten from the values the record holds now. */
+const dnsUpdateRewritten =
+  (rewrite: (body: UpdateDnsRecordsRequest, held: readonly string[]) => UpdateDnsRecordsRequest) => (context: Context<'updateDnsRecords'>) => {
+    const { body } = context;
+    const record = context.store.domain(context.company.id, context.params.domain_id)?.dnsRecords.find((r) => r.type === body.type && r.name === body.name);
+    return handlers.updateDnsRecords({ ...context, body: rewrite(body, record?.resource_records.map((r) => r.value) ?? []) });
+  };
+
+const values = (list: readonly { value: string }[] | undefined) => (list ?? []).map((r) => r.value);
+
+export const stateFaults: readonly Variant[] = [
+  fault('dns-update-not-applied', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update is acknowledged but never applied.', {
+    handlers: { updateDnsRecords: (context) => context.acknowledge(context.params.domain_id, context.body) },
+  }),
+  fault('dns-removal-not-applied', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update adds values but never removes any.', {
+    judgeInput: (endpoint, body, reference) => {
+      if (endpoint.name === 'updateDnsRecords' && body && typeof body === 'object') (body as Record<string, unknown>).removed_resource_records = [];
+      return reference;
+    },
+  }),
+  fault('dns-update-drops-other-values', 'STATE-DNS-UPDATE', 'updateDnsRecords', "The DNS update replaces the record's values: values it does not name are dropped.", {
+    handlers: {
+      updateDnsRecords: dnsUpdateRewritten((body, held) => {
+        const kept = new Set(values(body.new_resource_records));
+        return { ...body, removed_resource_records: [...(body.removed_resource_records ?? []), ...held.filter((v) => !kept.has(v)).map((value) => ({ value }))] };
+      }),
+    },
+  }),
+  fault('dns-removal-only-first-value', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update removes only the first value of `removed_resource_records`; the others stay.', {
+    handlers: { updateDnsRecords: dnsUpdateRewritten((body) => ({ ...body, removed_resource_records: (body.removed_resource_records ?? []).slice(0, 1) })) },
+  }),
+  fault('sftp-removal-not-applied', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'The SFTP account removal is acknowledged but the account stays.', {
+    handlers: {
+      removeAdditionalSftpAccount: (context) => {
+        if (!context.store.sftpAccountOwner(context.company.id, context.params.sftp_account_id)) throw new HttpError(404);
+        return context.acknowledge(context.params.sftp_account_id);
+      },
+    },
+  }),
+  fault('sftp-removal-by-directory', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account removes every account of its environment with the same root directory (accounts keyed by directory).', {
+    handlers: {
+      removeAdditionalSftpAccount: (context) => {
+        const id = context.params.sftp_account_id.toLowerCase();
+        const env = context.store.sftpAccountOwner(context.company.id, id);
+        const root = env?.sftpAccounts.find((a) => a.id === id)?.root_directory;
+        const answer = handlers.removeAdditionalSftpAccount(context);
+        for (const other of env?.sftpAccounts.filter((a) => a.root_directory === root) ?? []) context.store.removeSftpAccount(env!, other.id);
+        return answer;
+      },
+    },
+  }),
+  fault('wpa-create-user-not-created', 'STATE-WPA-USER', 'createWpAdminUser', 'wpa-create-user answers `create_wp_admin_user: true` but creates no user.', {
+    handlers: {
+      createWpAdminUser: (context) => {
+        if (!context.store.environment(context.company.id, context.params.env_id)) throw notFound('environment');
+        return { create_wp_admin_user: true };
+      },
+    },
+  }),
+];
