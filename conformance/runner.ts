@@ -19,7 +19,7 @@ import { coverageOf, pairKey, reasonsByPair } from './coverage.ts';
 import { curlFor } from './curl.ts';
 import { FailureLog, mergeVerdicts, rulesOf, type RawFailure } from './failures.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
-import { DEFAULT_SHRINK_BUDGET, shrinkFailures, type ShrinkBudget, type Shrunk } from './shrink.ts';
+import { DEFAULT_SHRINK_BUDGET, shrinkFailures, type ShrinkBudget } from './shrink.ts';
 import type {
   Check,
   CheckContext,

@@ -14,13 +14,12 @@
  */
 import fc from 'fast-check';
 import type { Endpoint } from '../../spec/model.ts';
-import { endpoint as endpointNamed } from '../../spec/queries.ts';
 import { probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
 import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource, Target } from '../types.ts';
 import { answered, at, is2xx, listAt, showSet } from './answers.ts';
-import { budgetFor, NotObservable, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
-import { skipAll } from './skips.ts';
+import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
+import { stateSource } from './source.ts';
 
 const STATED = 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records` (§Endpoints > Behaviours stated for endpoints).';
 /** The type of every probe record: an A record is what a TEST-NET address is for. */
@@ -234,27 +233,14 @@ export interface DnsPropertyOptions {
 /** What the probe records are named inside: the domain's own name, else a record's zone. */
 const zoneOfTarget = (target: Target): string | undefined => target.main.ids.domainName ?? target.main.ids.dnsRecord?.name;
 
-export function dnsUpdateScenarios(options: DnsPropertyOptions = {}): ScenarioSource {
-  return function dnsUpdate(context) {
-    const { target } = context;
-    const rule = 'STATE-DNS-UPDATE';
-    const update = endpointNamed('updateDnsRecords');
-    const read = endpointNamed('listDnsRecords');
-    const endpoints = [update, read];
-    if (!target.allowDestructive) return skipAll(rule, endpoints, 'needs --allow-destructive');
-    const { domainId } = target.main.ids;
-    if (!domainId) return skipAll(rule, endpoints, 'no domain discovered');
-    const zone = zoneOfTarget(target);
-    if (!zone) return skipAll(rule, endpoints, 'neither the domain nor a DNS record of it has a name (probe records are named inside its zone)');
-    const budget = budgetFor(context, options.budget);
-    const seed = streamSeed(context.seed, 'state', rule);
-    const property = dnsProperty(context, { update, read, domainId, zone, seed });
-    return {
-      scenarios: [{ rule, endpoints, title: property.title, run: (send) => runStateProperty(property, budget, seed, send) }],
-      skipped: [],
-    };
-  };
-}
+export const dnsUpdateScenarios = (options: DnsPropertyOptions = {}): ScenarioSource =>
+  stateSource('dnsUpdate', 'STATE-DNS-UPDATE', ['updateDnsRecords', 'listDnsRecords'], options.budget, ({ context, endpoints: [update, read], seed }) => {
+    const { domainId } = context.target.main.ids;
+    if (!domainId) return 'no domain discovered';
+    const zone = zoneOfTarget(context.target);
+    if (!zone) return 'neither the domain nor a DNS record of it has a name (probe records are named inside its zone)';
+    return dnsProperty(context, { update, read, domainId, zone, seed });
+  });
 
 interface DnsSetting {
   readonly update: Endpoint;

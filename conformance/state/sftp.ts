@@ -10,13 +10,12 @@
  */
 import fc from 'fast-check';
 import type { Endpoint } from '../../spec/model.ts';
-import { endpoint as endpointNamed } from '../../spec/queries.ts';
 import { sftpAccountToRemove } from '../probes/accept.ts';
-import { bearer, makeProbe, streamSeed } from '../probes/request.ts';
+import { bearer, makeProbe } from '../probes/request.ts';
 import type { Exchange, ProbeContext, ScenarioSource } from '../types.ts';
 import { answered, at, is2xx, listAt, someOf } from './answers.ts';
-import { budgetFor, NotObservable, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
-import { skipAll } from './skips.ts';
+import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
+import { stateSource } from './source.ts';
 
 /** The accounts a list answer shows, by lowercase id, with their user names; undefined when it is not a list. */
 export function accountsOf(exchange: Exchange): Map<string, string> | undefined {
@@ -70,23 +69,10 @@ export interface SftpPropertyOptions {
   readonly budget?: Partial<StateBudget>;
 }
 
-export function sftpRemoveScenarios(options: SftpPropertyOptions = {}): ScenarioSource {
-  return function sftpRemove(context) {
-    const { target } = context;
-    const rule = 'STATE-SFTP-REMOVE';
-    const remove = endpointNamed('removeAdditionalSftpAccount');
-    const read = endpointNamed('listAdditionalSftpAccounts');
-    const endpoints = [remove, read];
-    if (!target.allowDestructive) return skipAll(rule, endpoints, 'needs --allow-destructive');
-    if (!target.main.ids.sftpAccountIds.length) return skipAll(rule, endpoints, 'no additional SFTP account discovered');
-    const budget = budgetFor(context, options.budget);
-    const property = sftpProperty(context, { remove, read, budget });
-    return {
-      scenarios: [{ rule, endpoints, title: property.title, run: (send) => runStateProperty(property, budget, streamSeed(context.seed, 'state', rule), send) }],
-      skipped: [],
-    };
-  };
-}
+export const sftpRemoveScenarios = (options: SftpPropertyOptions = {}): ScenarioSource =>
+  stateSource('sftpRemove', 'STATE-SFTP-REMOVE', ['removeAdditionalSftpAccount', 'listAdditionalSftpAccounts'], options.budget, ({ context, endpoints: [remove, read], budget }) =>
+    context.target.main.ids.sftpAccountIds.length ? sftpProperty(context, { remove, read, budget }) : 'no additional SFTP account discovered',
+  );
 
 function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoint; readonly read: Endpoint; readonly budget: StateBudget }): StateProperty<SftpModel, SftpReal> {
   const { target } = context;

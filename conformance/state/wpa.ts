@@ -10,13 +10,12 @@
  */
 import fc from 'fast-check';
 import type { Endpoint } from '../../spec/model.ts';
-import { endpoint as endpointNamed } from '../../spec/queries.ts';
 import { probeLabelArb } from '../probes/inputs.ts';
 import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource } from '../types.ts';
 import { answered, at, is2xx, someOf } from './answers.ts';
-import { budgetFor, NotObservable, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
-import { skipAll } from './skips.ts';
+import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
+import { stateSource } from './source.ts';
 
 const READING = 'After `wpa-create-user` answers `create_wp_admin_user: true`, `wpa-user-exists` for the same address answers `has_wp_admin_user: true` (ASM-WPA-CREATE-EXISTS, our reading of §Endpoints).';
 /** Probe addresses per run. */
@@ -86,20 +85,10 @@ export interface WpaPropertyOptions {
   readonly budget?: Partial<StateBudget>;
 }
 
-export function wpaUserScenarios(options: WpaPropertyOptions = {}): ScenarioSource {
-  return function wpaUser(context) {
-    const { target } = context;
-    const rule = 'STATE-WPA-USER';
-    const create = endpointNamed('createWpAdminUser');
-    const exists = endpointNamed('checkWpAdminUserExists');
-    const endpoints = [create, exists];
-    if (!target.allowDestructive) return skipAll(rule, endpoints, 'needs --allow-destructive');
-    const budget = budgetFor(context, options.budget);
-    const seed = streamSeed(context.seed, 'state', rule);
-    const property = wpaProperty(context, { create, exists, budget, seed });
-    return { scenarios: [{ rule, endpoints, title: property.title, run: (send) => runStateProperty(property, budget, seed, send) }], skipped: [] };
-  };
-}
+export const wpaUserScenarios = (options: WpaPropertyOptions = {}): ScenarioSource =>
+  stateSource('wpaUser', 'STATE-WPA-USER', ['createWpAdminUser', 'checkWpAdminUserExists'], options.budget, ({ context, endpoints: [create, exists], budget, seed }) =>
+    wpaProperty(context, { create, exists, budget, seed }),
+  );
 
 interface WpaSetting {
   readonly create: Endpoint;

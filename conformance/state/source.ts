@@ -1,0 +1,40 @@
+/**
+ * A STATE-* rule as the runner sees it: one scenario, the property over the action and the read
+ * that observes it, or a skip of both rows with the reason (destructive requests not allowed, or
+ * the site lacks what the property acts on).
+ */
+import type { Endpoint, RuleId } from '../../spec/model.ts';
+import { endpoint as endpointNamed } from '../../spec/queries.ts';
+import { streamSeed } from '../probes/request.ts';
+import type { ProbeContext, ScenarioSource } from '../types.ts';
+import { budgetFor, runStateProperty, type StateBudget, type StateProperty } from './property.ts';
+import { skipAll } from './skips.ts';
+
+/** What a property is built from; `build` answers a reason instead when the site lacks what it needs. */
+export interface StateSetup {
+  readonly context: ProbeContext;
+  /** The action, then the read that observes it. */
+  readonly endpoints: readonly [Endpoint, Endpoint];
+  readonly budget: StateBudget;
+  readonly seed: number;
+}
+
+export function stateSource<M extends object, R>(
+  name: string,
+  rule: RuleId,
+  endpointNames: readonly [action: string, read: string],
+  budgetOverrides: Partial<StateBudget> | undefined,
+  build: (setup: StateSetup) => StateProperty<M, R> | string,
+): ScenarioSource {
+  const source: ScenarioSource = (context) => {
+    const endpoints = [endpointNamed(endpointNames[0]), endpointNamed(endpointNames[1])] as const;
+    if (!context.target.allowDestructive) return skipAll(rule, endpoints, 'needs --allow-destructive');
+    const budget = budgetFor(context, budgetOverrides);
+    const seed = streamSeed(context.seed, 'state', rule);
+    const property = build({ context, endpoints, budget, seed });
+    if (typeof property === 'string') return skipAll(rule, endpoints, property);
+    return { scenarios: [{ rule, endpoints, title: property.title, run: (send) => runStateProperty(property, budget, seed, send) }], skipped: [] };
+  };
+  // The runner names a source that throws by its function name.
+  return Object.defineProperty(source, 'name', { value: name });
+}
