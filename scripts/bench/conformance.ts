@@ -28,6 +28,7 @@ export const section: Section = {
     const rates: number[] = [];
     let requests = 0;
     let ok = true;
+    let budgets: string[] = [];
     const inProcess = await time(runs, async () => {
       const mock = await startMock({ port: 0 });
       const send = createTransport({ timeoutMs: 10_000, connections: DEFAULT_CONCURRENCY * 2 });
@@ -48,6 +49,7 @@ export const section: Section = {
         });
         requests = report.requests;
         ok &&= report.ok;
+        budgets = budgetNotes(report);
         rates.push((report.requests * 1000) / (performance.now() - started));
       } finally {
         await send.close();
@@ -56,6 +58,7 @@ export const section: Section = {
     });
     rows.push(msRow(`default run in process (--runs ${DEFAULT_RUNS})`, inProcess, `${requests} requests, ${ok ? 'conforms' : 'FAILED'}`));
     rows.push(rateRow('  requests/s of the suite', rates));
+    for (const note of budgets) rows.push({ what: '  spent of a budget (last run)', runs: 1, median: NaN, best: NaN, unit: '', note });
 
     let code = 0;
     const cli = await time(runs, async () => {
@@ -99,4 +102,14 @@ async function rawRate(start: typeof import('../../mock/server.ts').startMock, t
     await agent.close();
     await mock.close();
   }
+}
+
+/** What the run's shrinking and state properties spent of their budgets, as the report states them. */
+function budgetNotes(report: { readonly shrinking?: { readonly requests: number; readonly perRun: number; readonly perFailure: number }; readonly notes: readonly string[] }): string[] {
+  const shrinking = report.shrinking ? [`shrinking: ${report.shrinking.requests} extra requests (budget ${report.shrinking.perFailure} per failure, ${report.shrinking.perRun} per run)`] : [];
+  const state = report.notes.flatMap((n) => {
+    const m = /^(STATE-[A-Z-]+) \(model-based\): .*?(\d+) requests of a budget of (\d+)/.exec(n);
+    return m ? [`${m[1]}: ${m[2]} requests (budget ${m[3]})`] : [];
+  });
+  return [...shrinking, ...state];
 }
