@@ -43,7 +43,10 @@ describe('discover against the mock', () => {
     // Every environment explored, the preferred (non-live) one first.
     expect(places?.map((p) => p.envName)).toEqual(['staging', 'live']);
     expect(places?.[1]).toMatchObject({ envId: fixtureUuid('company-a/alpha/live/env'), domainName: 'alpha.example.test' });
-    expect(notes).toEqual(['discovery: explored 2 environments, 4 domains (8 DNS records), 6 backups, 6 additional SFTP accounts, 2 company users']);
+    expect(notes).toEqual([
+      'discovery: explored 2 environments, 4 domains (8 DNS records), 6 backups, 6 additional SFTP accounts, 2 company users',
+      `discovery: actions aim at environment ${fixtureUuid(`${staging}/env`)} (staging): the first not named \`live\` and not blocked`,
+    ]);
   });
 
   it('a refused key, a foreign site and a closed port are errors that say so', async () => {
@@ -92,6 +95,21 @@ describe('discover against the mock in other layouts', () => {
 });
 
 describe('discover against odd data', () => {
+  it('reads the domains of the site summaries when the environments list leaves them out', async () => {
+    const SITE = '22222222-2222-4222-8222-222222222222';
+    const domain = { id: 'd-1', name: 'Staging.Example.ORG.' };
+    const send: Send = async (probe) => {
+      const path = new URL(probe.request.url).pathname;
+      const answer = (json: unknown) => ({ probe, response: ok(json), throttled: 0 });
+      if (path.endsWith('/validate')) return answer({ company: 'comp' });
+      if (path.endsWith(`/sites/${SITE}`)) return answer({ site: { company_id: 'comp', environments: [{ id: 'env-1', name: 'staging', primaryDomain: domain, domains: [domain] }] } });
+      if (path.endsWith(`/sites/${SITE}/environments`)) return answer({ site: { environments: [{ id: 'env-1', name: 'staging' }] } });
+      return answer({});
+    };
+    const { ids } = await discover({ baseUrl: 'http://x/v2', apiKey: 'k', siteId: SITE, send });
+    expect(ids).toMatchObject({ envId: 'env-1', domainId: 'd-1', domainName: 'Staging.Example.ORG.' });
+  });
+
   const ok = (json: unknown): ProbeResponse => ({ status: 200, headers: {}, text: JSON.stringify(json), json, ms: 1 });
   const SITE = '11111111-1111-4111-8111-111111111111';
   /** Only /validate and the site answer; everything else is a 500. */

@@ -127,8 +127,9 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   }
 
   // 3. Environments: the full list, else the site's summaries; the order actions prefer them.
+  const summaries = arrayAt(siteBody, 'environments').filter(isObject);
   let envs = await list('Environment', { site: input.siteId }, 'environment details');
-  if (!envs.some((e) => str(e.id))) envs = arrayAt(siteBody, 'environments').filter(isObject);
+  if (!envs.some((e) => str(e.id))) envs = summaries;
   envs = envs.filter((e) => str(e.id));
   if (!envs.length) throw new DiscoveryError(`the site ${input.siteId} has no environment the suite can use (no environment with an id)`);
   const preferred = preferenceOrder(envs);
@@ -142,7 +143,9 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const seen = { domains: 0, records: 0, backups: 0, accounts: 0, skippedDomains: 0 };
   for (const env of preferred.slice(0, MAX_EXPLORED_ENVIRONMENTS)) {
     const envId = str(env.id)!;
-    const domains = uniqueById([at(env, 'primaryDomain'), ...arrayAt(env, 'domains')].filter(isObject));
+    // The site's summary of the environment lists its domains too: a list that leaves them out loses none.
+    const summary = summaries.find((e) => e !== env && str(e.id) === envId);
+    const domains = uniqueById([env, ...(summary ? [summary] : [])].flatMap((e) => [at(e, 'primaryDomain'), ...arrayAt(e, 'domains')]).filter(isObject));
     let chosen: { id: string; name?: string; record?: { type: string; name: string } } | undefined;
     for (const domain of domains) {
       if (domainBudget <= 0) {
@@ -189,6 +192,8 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   );
   const main = places[0]!;
   if (main.envName === 'live') notes.push(`discovery: the site has no non-live environment; actions aim at the live one (${main.envId})`);
+  // `live` is the only name the document singles out: a `production` environment looks like any other to the suite.
+  else notes.push(`discovery: actions aim at environment ${main.envId}${main.envName ? ` (${main.envName})` : ''}: the first not named \`live\`${preferred[0]?.is_blocked === true ? '' : ' and not blocked'}`);
   const dns = places.find((p) => p.domainId && (p.domainName || p.dnsRecord));
   const backup = places.find((p) => p.backupId !== undefined);
   const sftp = places.find((p) => p.sftpAccountIds.length > 0);
