@@ -349,6 +349,7 @@ export const endpoints: readonly Endpoint[] = [
         presence: 'required',
         doc: "The admin user's e-mail address; the parameter's name is not shown (ASM-WPA-QUERY-EMAIL).",
         assumption: 'ASM-WPA-QUERY-EMAIL',
+        refersTo: 'site-admin-user',
       },
     ],
     success: { kind: 'data', body: object(field('has_wp_admin_user', boolean, 'The user exists.')) },

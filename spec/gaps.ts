@@ -193,6 +193,14 @@ export const assumptions: readonly Assumption[] = [
     scope: 'with-body',
   },
   {
+    id: 'ASM-DNS-NEW-RECORD',
+    choice:
+      'A DNS update may name a record the domain does not hold yet (a fresh `hsc-probe-…` name inside its zone): its `new_resource_records` add that record. The suite\'s valid DNS updates and the STATE-DNS-UPDATE property name such records, so that no real record is touched.',
+    why: 'The document says the update "adds the records named in `new_resource_records`", which reads as creating a record as well as adding values to one; it does not say whether the name must exist first.',
+    cite: { section: 'Endpoints > Behaviours stated for endpoints', quote: 'The DNS update adds the records named in `new_resource_records`' },
+    scope: { endpoints: ['updateDnsRecords'] },
+  },
+  {
     id: 'ASM-DOCUMENTED-FIELDS-PRESENT',
     choice:
       'Every response field the document lists (presence `documented`) is present in a success body; only the fields it says may be missing (`children` "absent on leaves", error `data` "may be absent") may be left out. RESPONSE-SCHEMA fails a body that lacks one.',

@@ -83,7 +83,18 @@ export type Presence = 'documented' | 'may-be-absent' | 'required' | 'not-shown'
  * Conventions: "`{id}` is a company id; ..."): the thing a caller must already hold an id or name of.
  * `dns-record` is a record of the path's domain, named by host name ("the records named in").
  */
-export type Referent = 'company' | 'site' | 'environment' | 'domain' | 'dns-record' | 'backup' | 'additional-sftp-account' | 'cdn-cache' | 'company-user';
+export type Referent =
+  | 'company'
+  | 'site'
+  | 'environment'
+  | 'domain'
+  | 'dns-record'
+  | 'backup'
+  | 'additional-sftp-account'
+  | 'cdn-cache'
+  | 'company-user'
+  /** A site-admin user of an environment, named by e-mail address; no read lists them. */
+  | 'site-admin-user';
 
 export interface Field {
   readonly name: string;

@@ -72,6 +72,10 @@ describe('INPUT-ACCEPT', () => {
     ['refused with the reason', { given: { ...valid, endpoint: 'runWpCliCommand', status: 400, json: err(400, 'wp_command is invalid') }, want: /answered 400, expected 202[\s\S]*valid under every reasonable reading[\s\S]*"wp_command is invalid"/ }],
     ['5xx', { given: { ...valid, endpoint: 'searchAndReplace', status: 503, text: 'upstream down', contentType: 'text/plain' }, want: /answered 503, expected 202/ }],
     ['no answer', { given: { ...valid, failure: 'other' }, want: /^no answer: transport error after 10000 ms[\s\S]*expected 2xx other than 202 and 204/ }],
+    // A read about data no read lists (a site-admin user by address): "data that does not exist ... yields 404".
+    ['read of unlisted data: 404 holds', { given: { ...valid, endpoint: 'checkWpAdminUserExists', status: 404, json: err(404) }, want: 'pass' }],
+    ['read of listed data: 404 fails', { given: { ...valid, endpoint: 'getSite', status: 404, json: err(404) }, want: /answered 404, expected 2xx/ }],
+    ['refusal of a request resting on an assumption names it', { given: { ...valid, endpoint: 'checkWpAdminUserExists', status: 400, json: err(400) }, want: /answered 400[\s\S]*rests on ASM-WPA-QUERY-EMAIL for `email`/ }],
   ];
   it.each(cases)('%s', (_, c) => expectJudgement(inputAccept, c));
 });
