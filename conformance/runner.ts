@@ -6,7 +6,7 @@
  * model's order, so it reads the same run after run; failures are in probe order, one per
  * exchange listing every rule it broke, redacted, each with the seed and a curl line (of the
  * shrunk request, where one was found). It also says what the run covered (`coverage`) and what
- * accepted destructive requests consumed on the target (`consumed`).
+ * it changed on the target: the accepted mutating and destructive requests (`consumed`).
  */
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
@@ -297,6 +297,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
         requests += 1 + exchange.throttled;
         throttled += exchange.throttled;
         learnExchange(sanitizer, exchange.probe.request, exchange.response);
+        // A smaller input the target accepted changed it too.
+        consumption.observe(exchange);
         progress('shrinking', ++shrinkRequests, budget.perRun);
       },
       keep: (exchange) => excerpt(exchange, sanitizer),

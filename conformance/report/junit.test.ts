@@ -48,7 +48,7 @@ const report: Report = {
   failures: [failure, { ...failure, title: 'second' }],
   warnings: [{ ...failure, rule: 'AUTH-401', operation: 'GET /validate', severity: 'warning' }],
   notes: [nasty],
-  consumed: [{ operation: 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}', ids: { sftp_account_id: nasty }, requests: 1 }],
+  consumed: [{ operation: 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}', effect: 'destructive', ids: { sftp_account_id: nasty }, requests: 1 }],
 };
 
 describe('renderJunit', () => {

@@ -72,7 +72,7 @@ export function renderJunit(report: Report): string {
     ['coverage.checked', String(report.coverage.checked)],
     ['coverage.total', String(report.coverage.total)],
     ...report.coverage.skipped.map((g) => [`skipped: ${g.reason}`, String(g.count)]),
-    ...report.consumed.map((c) => [`consumed: ${c.operation}${Object.entries(c.ids).map(([k, v]) => ` ${k}=${v}`).join('')}`, String(c.requests)]),
+    ...report.consumed.map((c) => [`consumed (${c.effect}): ${c.operation}${Object.entries(c.ids).map(([k, v]) => ` ${k}=${v}`).join('')}`, String(c.requests)]),
   ]
     .map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`)
     .join('\n');
