@@ -186,6 +186,8 @@ export interface CheckSummary {
   readonly outcome: Outcome;
   /** Exchanges the check judged. */
   readonly exchanges: number;
+  /** On a failed row: the failures that broke this rule here, listed in `failures` or not (at most a few are kept). */
+  readonly failures?: number;
   /** Why it was skipped, or notes such as the conflicts it accepted either side of. */
   readonly reason?: string;
 }
