@@ -1,6 +1,6 @@
 /** The console report stays readable: alike failures and huge curl lines are cut, never silently. */
 import { describe, expect, it } from 'vitest';
-import { coverageOf } from '../coverage.ts';
+import { coverageOf, pairKey } from '../coverage.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 import { finalLine, renderConsole } from './console.ts';
 
@@ -106,6 +106,22 @@ describe('the closing line', () => {
     expect(text).toContain('SKIPPED: 55 of 293 rows, by reason');
     expect(text).toContain('  - needs --allow-destructive (48): ACK-202 POST /a0, ACK-202 POST /a1, ACK-202 POST /a2, ACK-202 POST /a3, ACK-202 POST /a4, ACK-202 POST /a5, and 42 more');
     expect(text).toContain('  - no answer this rule judges among the N exchanges of this operation (7): ACK-202 POST /a48, ');
+  });
+});
+
+describe('rows judged in part', () => {
+  it('are counted per reason group and a few named, as skipped rows are; none, no section', () => {
+    const base = rowsReport([], 5);
+    expect(renderConsole(base)).not.toContain('JUDGED IN PART');
+    // Rows GET /p0..p3 passed with some probes not sent: three for want of a company user, one for --allow-destructive.
+    const reasons = new Map([
+      ...[0, 1, 2].map((i): [string, string[]] => [pairKey('AUTH-401', `GET /p${i}`), [`no company user was discovered, so ${i + 1} probes were not sent`]]),
+      [pairKey('AUTH-401', 'GET /p3'), ['its valid boundary cases need --allow-destructive']],
+    ]);
+    const text = renderConsole({ ...base, coverage: coverageOf(base.checks, reasons) });
+    expect(text).toContain('JUDGED IN PART: 4 of 5 rows (some of their probes not sent), by reason');
+    expect(text).toContain('  - no company user was discovered, so N probes were not sent (3): AUTH-401 GET /p0, AUTH-401 GET /p1, AUTH-401 GET /p2\n');
+    expect(text).toContain('  - its valid boundary cases need --allow-destructive (1): AUTH-401 GET /p3\n');
   });
 });
 

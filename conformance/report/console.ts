@@ -116,18 +116,20 @@ function table(rows: readonly CheckSummary[], style: ConsoleStyle): string[] {
   return lines;
 }
 
-/** Rows named per reason group in the SKIPPED section; the JSON report's `coverage` lists them all. */
+/** Rows named per reason group in the SKIPPED and JUDGED IN PART sections; the JSON report's `coverage` lists them all. */
 const SKIPPED_ROWS_SHOWN = 6;
 
-/** Skipped rows counted per reason group, with a few of them named, so a reader sees what the run could not judge and why. */
-function skipped(report: Report): string[] {
-  const rows = report.checks.filter((r) => r.outcome === 'skipped');
+/** Rows counted per reason group, with a few of them named, so a reader sees what the run could not judge (or judged only in part) and why. */
+function byReason(rows: readonly { readonly rule: string; readonly operation: string; readonly reason?: string | undefined }[]): string[] {
   return reasonGroups(rows.map((r) => r.reason ?? 'no reason given')).map(({ reason, members }) => {
     const pairs = members.map((i) => `${rows[i]!.rule} ${rows[i]!.operation}`);
     const shown = pairs.slice(0, SKIPPED_ROWS_SHOWN).join(', ');
     return `  - ${printable(reason)} (${pairs.length}): ${shown}${pairs.length > SKIPPED_ROWS_SHOWN ? `, and ${pairs.length - SKIPPED_ROWS_SHOWN} more` : ''}`;
   });
 }
+
+/** Rows judged, but with some of their probes not sent (coverage's `partly`), in the model's rule order. */
+const judgedInPart = (report: Report) => Object.entries(report.coverage.rules).flatMap(([rule, c]) => c.partly.map((p) => ({ rule, ...p })));
 
 const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -170,8 +172,10 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
   }
   if (report.warnings.length) lines.push('', bold(style, yellow(style, `WARNINGS (${report.warnings.length})`)), ...grouped(report.warnings, style));
   lines.push('', bold(style, 'SUMMARY (rows are rule × operation)'), ...table(report.checks, style));
-  const skips = skipped(report);
+  const skips = byReason(report.checks.filter((r) => r.outcome === 'skipped'));
   if (skips.length) lines.push('', bold(style, `SKIPPED: ${report.summary.skipped} of ${report.coverage.total} rows, by reason`), ...skips);
+  const partly = judgedInPart(report);
+  if (partly.length) lines.push('', bold(style, `JUDGED IN PART: ${partly.length} of ${report.coverage.total} rows (some of their probes not sent), by reason`), ...byReason(partly));
   if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...report.notes.map((n) => `  - ${printable(n)}`));
   lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');
