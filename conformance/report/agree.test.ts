@@ -100,6 +100,13 @@ describe('console, JSON and JUnit agree on the counts', () => {
     const noted = unlisted.reduce((n, note) => n + Number(/: (\d+) more/.exec(note)![1]), 0);
     expect(json.failures.length + noted).toBe(json.summary.distinctFailures);
 
+    // The console names every listed failure once, in full or on a line of failures like one in full.
+    const text = renderConsole(run);
+    expect(text).toContain(`FAILURES: ${MANY + 1} distinct failures (${3 * MANY + 1} rule violations); ${json.failures.length} listed, see the notes`);
+    expect([...text.matchAll(/^\S.*  \((\d+)\)$/gm)].reduce((n, m) => n + Number(m[1]), 0)).toBe(json.failures.length);
+    expect(text.match(/^ {4}probe: /gm)).toHaveLength(2);
+    expect(text).toContain(`    … and ${MAX_FAILURES_PER_PAIR - 1} more like it`);
+
     const xml = renderJunit(run);
     expect(wellFormed(xml)).toEqual([]);
     // Each rule's row on GET /sites/{site_id} counts all the failures there, listed or not.

@@ -21,7 +21,7 @@ const dim = (s: ConsoleStyle, t: string) => paint(s, '2', t);
 
 const RESPONSE_SHOWN = 600;
 const REQUEST_BODY_SHOWN = 400;
-/** Failures shown per (rule, operation): the rest are alike, and all are in the JSON report. */
+/** Failures shown in full per (rules, operation), each of another title: the rest are one line each, and all are in the JSON report. */
 const FAILURES_SHOWN = 3;
 /** A longer curl line would flood the terminal; the JSON report holds it whole. */
 const CURL_SHOWN = 1500;
@@ -83,18 +83,50 @@ function shrinkingLine(report: Report): string[] {
   return [`shrinking: ${s.reduced} of ${plural(s.failures, 'failure')} with a generated input made smaller, ${plural(s.requests, 'extra request')} (budget ${s.perFailure} per failure, ${s.perRun} per run)${stopped}`];
 }
 
-/** Failures grouped by the rules they broke together and the operation. */
+/** Probe titles named on a line of failures like one shown in full; the JSON report holds them all. */
+const PROBES_NAMED = 5;
+const PROBE_TITLE_SHOWN = 80;
+
+/** `a; b; c; and 2 more`: the probes of failures like one shown in full. */
+const probesOf = (items: readonly Failure[]) => {
+  const names = items.slice(0, PROBES_NAMED).map((f) => printable(clip(f.probe, PROBE_TITLE_SHOWN)));
+  return `${names.join('; ')}${items.length > PROBES_NAMED ? `; and ${items.length - PROBES_NAMED} more` : ''}`;
+};
+
+/**
+ * Failures grouped by the rules they broke together and the operation. Failures alike (same
+ * rules and title) are shown in full once, the first of them; the others are one line naming
+ * their probes, under the same operation or a later one. Every listed failure is counted.
+ */
 function grouped(list: readonly Failure[], style: ConsoleStyle): string[] {
   const groups = new Map<string, Failure[]>();
   for (const f of list) {
     const key = `${f.rules.join(' + ')}  ${f.operation}`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
+  /** Where each (rules, title) was shown in full. */
+  const inFull = new Map<string, string>();
   const lines: string[] = [];
   for (const [key, items] of groups) {
     lines.push('', `${bold(style, key)}  (${items.length})`);
-    for (const f of items.slice(0, FAILURES_SHOWN)) lines.push(...failureBlock(f, style));
-    if (items.length > FAILURES_SHOWN) lines.push(`  … and ${items.length - FAILURES_SHOWN} more like these (all in --reporter json)`);
+    const byTitle = new Map<string, Failure[]>();
+    for (const f of items) byTitle.set(f.title, [...(byTitle.get(f.title) ?? []), f]);
+    let full = 0;
+    for (const [title, alike] of byTitle) {
+      const first = alike[0]!;
+      const mark = first.severity === 'warning' ? yellow(style, '!') : red(style, '✗');
+      const kind = `${first.rules.join(' + ')} ${title}`;
+      const shownUnder = inFull.get(kind);
+      if (shownUnder === undefined && full < FAILURES_SHOWN) {
+        full++;
+        inFull.set(kind, first.operation);
+        lines.push(...failureBlock(first, style));
+        if (alike.length > 1) lines.push(`    … and ${alike.length - 1} more like it (each in full in --reporter json): ${probesOf(alike.slice(1))}`);
+      } else {
+        const like = shownUnder === undefined ? 'each in full in --reporter json' : shownUnder === first.operation ? 'like the one in full above' : `like the one in full under ${shownUnder} above`;
+        lines.push(`  ${mark} ${bold(style, printable(title))} (${alike.length}, ${like}): ${probesOf(alike)}`);
+      }
+    }
   }
   return lines;
 }
