@@ -126,8 +126,13 @@ describe('ConsumptionLog', () => {
         // An operation naming no id has one id set, however many requests.
         const namesIds = (e: Endpoint) => idNames(e).path.length + idNames(e).body.length > 0;
         const sets = (e: Endpoint) => (namesIds(e) ? Math.min(each, MAX_IDS_PER_OPERATION) : 1);
-        expect(log.entries()).toHaveLength(endpoints.reduce((n, e) => n + sets(e), 0));
-        expect(log.more).toBe(endpoints.reduce((n, e) => n + (namesIds(e) ? each - MAX_IDS_PER_OPERATION : 0), 0));
+        const rest = (e: Endpoint) => (namesIds(e) ? each - MAX_IDS_PER_OPERATION : 0);
+        const entries = log.entries();
+        expect(entries.filter((c) => !c.otherIds)).toHaveLength(endpoints.reduce((n, e) => n + sets(e), 0));
+        expect(log.more).toBe(endpoints.reduce((n, e) => n + rest(e), 0));
+        // The rest of each operation is one entry without ids: every accepted request is in the entries.
+        expect(entries.filter((c) => c.otherIds).map((c) => [c.operation, c.ids, c.requests])).toEqual(endpoints.filter((e) => rest(e) > 0).map((e) => [operation(e), {}, rest(e)]));
+        expect(entries.reduce((n, c) => n + c.requests, 0)).toBe(endpoints.length * each);
         const note = log.note(false)!;
         for (const e of endpoints) {
           const over = each > MAX_IDS_PER_OPERATION && sets(e) > 1;

@@ -107,9 +107,12 @@ export class ConsumptionLog {
     return [...this.#operations.entries()].sort(([a], [b]) => (endpointOrder.get(a) ?? Infinity) - (endpointOrder.get(b) ?? Infinity));
   }
 
-  /** Per operation in the model's order, its id sets in the order first accepted. */
+  /** Per operation in the model's order, its id sets in the order first accepted, then the requests of other ids counted together. */
   entries(): Consumption[] {
-    return this.#byOperation().flatMap(([op, log]) => [...log.kept.values()].map((e) => ({ operation: op, effect: log.effect, ids: { ...e.ids }, requests: e.requests })));
+    return this.#byOperation().flatMap(([op, log]) => [
+      ...[...log.kept.values()].map((e): Consumption => ({ operation: op, effect: log.effect, ids: { ...e.ids }, requests: e.requests })),
+      ...(log.more ? [{ operation: op, effect: log.effect, ids: {}, requests: log.more, otherIds: true } as const] : []),
+    ]);
   }
 
   /**

@@ -230,6 +230,8 @@ export interface Consumption {
   readonly ids: Readonly<Record<string, string>>;
   /** Requests with these ids the target accepted (a 2xx answer). */
   readonly requests: number;
+  /** The requests of this operation whose ids found no room among its entries (a bounded number are kept); `ids` is then empty. */
+  readonly otherIds?: true;
 }
 
 export interface Report {

@@ -88,6 +88,24 @@ describe('renderJunit', () => {
   });
 });
 
+describe('the consumed properties', () => {
+  it('count the accepted changes per operation with its effect, ids and the rest together', () => {
+    const op = 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}';
+    const consumed: Report['consumed'] = [
+      { operation: op, effect: 'destructive', ids: { sftp_account_id: 'a' }, requests: 1 },
+      { operation: op, effect: 'destructive', ids: { sftp_account_id: 'b' }, requests: 2 },
+      { operation: op, effect: 'destructive', ids: {}, requests: 5, otherIds: true },
+      { operation: 'POST /sites/cdn/clear-cache', effect: 'mutating', ids: { environment_id: 'e' }, requests: 4 },
+    ];
+    const xml = renderJunit({ ...report, checks: report.checks.slice(0, 1), consumed });
+    const properties = [...xml.matchAll(/<property name="(consumed[^"]*)" value="(\d+)"\/>/g)].map((m) => [m[1], m[2]]);
+    expect(properties).toEqual([
+      [`consumed (destructive): ${xmlEscape(op)}`, '8'],
+      ['consumed (mutating): POST /sites/cdn/clear-cache', '4'],
+    ]);
+  });
+});
+
 describe('a failed row\'s <failure>', () => {
   const row = { rule: 'AUTH-401', operation: 'GET /sites/{site_id}', outcome: 'failed', exchanges: 100 } as const;
   const failureOf = (xml: string, op: string) => new RegExp(`<testcase [^>]*name="${xmlEscape(op).replace(/[{}]/g, '\\$&')}"[^>]*>\\s*<failure message="([^"]*)" type="[^"]*">([^<]*)</failure>`).exec(xml);

@@ -1,10 +1,11 @@
 /**
  * The JUnit XML reporter: one testsuite per rule, one testcase per operation (the report's rows),
  * `<failure>` with the failures of the row (a failure that broke several rules shows under each;
- * a scenario's failure shows under the rows of every operation it exercised),
- * `<skipped>` with the reason. The report's counts travel as properties: distinct failures and
- * rule violations, coverage and skipped rows per reason group. Every value is escaped, and
- * characters XML 1.0 cannot carry (most control characters, lone surrogates) are replaced.
+ * a scenario's failure shows under the rows of every operation it exercised), `<skipped>` with
+ * the reason. The report's counts travel as properties: distinct failures and rule violations,
+ * coverage, skipped rows per reason group, accepted changes per operation. Every value is
+ * escaped, and characters XML 1.0 cannot carry (most control characters, lone surrogates) are
+ * replaced.
  */
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
@@ -78,6 +79,17 @@ function testcase(row: CheckSummary, own: readonly Failure[], related: readonly 
   return body.length ? `${open}\n${body.join('\n')}\n    </testcase>` : `${open}</testcase>`;
 }
 
+/** Accepted changes counted per operation, as the console's note counts them (the ids are in the JSON report). */
+function consumedByOperation(report: Report): { operation: string; effect: string; requests: number }[] {
+  const ops = new Map<string, { operation: string; effect: string; requests: number }>();
+  for (const c of report.consumed) {
+    const op = ops.get(c.operation);
+    if (op) op.requests += c.requests;
+    else ops.set(c.operation, { operation: c.operation, effect: c.effect, requests: c.requests });
+  }
+  return [...ops.values()];
+}
+
 export function renderJunit(report: Report): string {
   const rules = [...new Set(report.checks.map((c) => c.rule))];
   const byPair = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rules.includes(c.rule) && f.operation === c.operation);
@@ -92,7 +104,7 @@ export function renderJunit(report: Report): string {
     ['coverage.checked', String(report.coverage.checked)],
     ['coverage.total', String(report.coverage.total)],
     ...report.coverage.skipped.map((g) => [`skipped: ${g.reason}`, String(g.count)]),
-    ...report.consumed.map((c) => [`consumed (${c.effect}): ${c.operation}${Object.entries(c.ids).map(([k, v]) => ` ${k}=${v}`).join('')}`, String(c.requests)]),
+    ...consumedByOperation(report).map((c) => [`consumed (${c.effect}): ${c.operation}`, String(c.requests)]),
   ]
     .map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`)
     .join('\n');
