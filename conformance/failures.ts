@@ -3,6 +3,7 @@
  * all (a root cause, not its echoes); the rows of every rule it broke still fail. Memory stays
  * bounded: at most `cap` failures are kept per (rule, operation, severity), the first in probe
  * order whatever order the answers arrive in; a failure is listed when any of its rules keeps it.
+ * Those not listed are counted once each, under the rules they broke together.
  */
 import type { Shrunk } from './shrink.ts';
 import { api } from '../spec/api.ts';
@@ -63,6 +64,8 @@ export class FailureLog {
   readonly #cap: number;
   readonly #slim: (failure: RawFailure) => RawFailure;
   readonly #pairs = new Map<string, Pair>();
+  /** Failures recorded per (rules broken together, operation, severity), kept or not. */
+  readonly #together = new Map<string, { -readonly [K in keyof Unlisted]: Unlisted[K] }>();
   #seq = 0;
   #distinct = 0;
   #violations = 0;
@@ -93,6 +96,10 @@ export class FailureLog {
     }
     const pairs = rules.map((rule) => this.#pair(rule, failure.operation, severity));
     for (const pair of pairs) pair.count++;
+    const together = togetherKey(rules, failure.operation, severity);
+    const group = this.#together.get(together);
+    if (group) group.count++;
+    else this.#together.set(together, { rules: [...rules], operation: failure.operation, severity, count: 1 });
     const open = pairs.filter((p) => p.kept.length < this.#cap || p.kept[p.kept.length - 1]!.order > order);
     if (!open.length) return;
     const kept: Kept = { order, seq: this.#seq++, failure: this.#slim(failure) };
@@ -110,18 +117,17 @@ export class FailureLog {
     return [...all].sort(byOrder).map((k) => k.failure);
   }
 
-  /** Per (rule, operation, severity), how many that broke it are not listed under any rule. */
-  unlisted(): { readonly rule: RuleId; readonly operation: string; readonly severity: 'error' | 'warning'; readonly count: number }[] {
+  /**
+   * The failures listed under no rule, counted once each per (rules broken together, operation,
+   * severity): one root cause across three rules is one count, not three echoes of it.
+   */
+  unlisted(): Unlisted[] {
     const listed = new Map<string, number>();
     for (const f of this.listed()) {
-      for (const rule of rulesOf(f)) {
-        const key = pairKey(rule, f.operation, f.verdict.severity ?? 'error');
-        listed.set(key, (listed.get(key) ?? 0) + 1);
-      }
+      const key = togetherKey(rulesOf(f), f.operation, f.verdict.severity ?? 'error');
+      listed.set(key, (listed.get(key) ?? 0) + 1);
     }
-    return [...this.#pairs.entries()]
-      .map(([key, p]) => ({ rule: p.rule, operation: p.operation, severity: p.severity, count: p.count - (listed.get(key) ?? 0) }))
-      .filter((p) => p.count > 0);
+    return [...this.#together.entries()].map(([key, g]) => ({ ...g, count: g.count - (listed.get(key) ?? 0) })).filter((g) => g.count > 0);
   }
 
   #pair(rule: RuleId, operation: string, severity: 'error' | 'warning'): Pair {
@@ -132,5 +138,14 @@ export class FailureLog {
   }
 }
 
+/** Failures not listed, of one set of rules broken together on one operation. */
+export interface Unlisted {
+  readonly rules: readonly RuleId[];
+  readonly operation: string;
+  readonly severity: 'error' | 'warning';
+  readonly count: number;
+}
+
 const pairKey = (rule: string, operation: string, severity: string) => `${rule} ${operation} ${severity}`;
+const togetherKey = (rules: readonly string[], operation: string, severity: string) => `${rules.join('+')} ${operation} ${severity}`;
 const byOrder = (a: Kept, b: Kept) => a.order - b.order || a.seq - b.seq;

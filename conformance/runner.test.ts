@@ -281,12 +281,18 @@ describe('runConformance', () => {
     expect(covered).toMatchObject({ ok: true, summary: { passed: 1, skipped: 0 } });
   });
 
-  it('says what accepted destructive requests consumed, by operation and path id, from the model\'s effect', async () => {
+  it('says what accepted mutating and destructive requests changed, by operation and the ids named in path and body, from the model\'s effect', async () => {
     const remove = (id: string, title: string): Probe => ({ ...probe('INPUT-ACCEPT', 'removeAdditionalSftpAccount', title), request: { method: 'DELETE', url: `${stubTarget.baseUrl}/sites/environments/additional-sftp-accounts/${id}`, headers: {} } });
+    const clear: Probe = { ...probe('INPUT-ACCEPT', 'clearCdnCache', 'mutating'), request: { method: 'POST', url: `${stubTarget.baseUrl}/sites/cdn/clear-cache`, headers: {}, body: '{"environment_id":"env-1","cdn_cache_id":"cache-1"}' } };
     const send: Send = async (p) => ({ probe: p, response: p.title === 'refused' ? json(400, { message: 'Bad request format', status: 400 }) : json(202, { operation_id: 'x', message: 'ok', status: 202 }), throttled: 0 });
-    const report = await run(suite([remove('acc-1', 'removed'), remove('acc-2', 'refused'), probe('INPUT-ACCEPT', 'clearCdnCache', 'mutating, not destructive')]), undefined, send);
-    expect(report.consumed).toEqual([{ operation: 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}', ids: { sftp_account_id: 'acc-1' }, requests: 1 }]);
-    expect(report.notes.find((n) => n.startsWith('consumed:'))).toMatch(/\(sftp_account_id acc-1\) × 1 \(a later run against this target may find less to check\)$/);
+    const report = await run(suite([remove('acc-1', 'removed'), remove('acc-2', 'refused'), clear, probe('INPUT-ACCEPT', 'getSite', 'a read')]), undefined, send);
+    expect(report.consumed).toEqual([
+      { operation: 'POST /sites/cdn/clear-cache', effect: 'mutating', ids: { environment_id: 'env-1', cdn_cache_id: 'cache-1' }, requests: 1 },
+      { operation: 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}', effect: 'destructive', ids: { sftp_account_id: 'acc-1' }, requests: 1 },
+    ]);
+    expect(report.notes.find((n) => n.startsWith('consumed:'))).toMatch(
+      /1 × POST \/sites\/cdn\/clear-cache \(mutating\), 1 × DELETE \/sites\/environments\/additional-sftp-accounts\/\{sftp_account_id\} \(destructive\);.*\(a later run against this target may find less to check\)$/,
+    );
   });
 
   it('names the conflicts it met and how they were resolved', async () => {

@@ -6,7 +6,7 @@
  * model's order, so it reads the same run after run; failures are in probe order, one per
  * exchange listing every rule it broke, redacted, each with the seed and a curl line (of the
  * shrunk request, where one was found). It also says what the run covered (`coverage`) and what
- * accepted destructive requests consumed on the target (`consumed`).
+ * it changed on the target: the accepted mutating and destructive requests (`consumed`).
  */
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
@@ -297,6 +297,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
         requests += 1 + exchange.throttled;
         throttled += exchange.throttled;
         learnExchange(sanitizer, exchange.probe.request, exchange.response);
+        // A smaller input the target accepted changed it too.
+        consumption.observe(exchange);
         progress('shrinking', ++shrinkRequests, budget.perRun);
       },
       keep: (exchange) => excerpt(exchange, sanitizer),
@@ -308,9 +310,9 @@ export async function runConformance(input: RunInput): Promise<Report> {
   });
 
   // ---- Report -----------------------------------------------------------------------------
-  for (const { rule, operation: op, severity, count } of failureLog.unlisted()) {
-    const what = severity === 'warning' ? 'warnings' : 'failures';
-    notes.push(`${rule} on ${op}: ${count} more ${what} not listed (at most ${MAX_FAILURES_PER_PAIR} kept per rule and operation)`);
+  for (const { rules: broken, operation: op, severity, count } of failureLog.unlisted()) {
+    const what = severity === 'warning' ? (count === 1 ? 'warning' : 'warnings') : count === 1 ? 'failure' : 'failures';
+    notes.push(`${broken.join(' + ')} on ${op}: ${count} more ${what} not listed (at most ${MAX_FAILURES_PER_PAIR} kept per rule and operation)`);
   }
   const toFailure = (f: RawFailure): Failure => {
     // A shrunk failure shows its smallest failing exchange, and the first found as `original`.
@@ -340,7 +342,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
   // A failure under a rule --only left out (a transport failure) still gets its row.
   for (const f of kept) {
     if (inRules(f.rule) || (f.verdict.severity ?? 'error') !== 'error' || checksSummary.some((c) => c.rule === f.rule && c.operation === f.operation)) continue;
-    checksSummary.push({ rule: f.rule, operation: f.operation, outcome: 'failed', exchanges: tally(f.rule, f.operation).exchanges, reason: 'not chosen by --only, but the server gave no answer' });
+    const t = tally(f.rule, f.operation);
+    checksSummary.push({ rule: f.rule, operation: f.operation, outcome: 'failed', exchanges: t.exchanges, failures: t.errors, reason: 'not chosen by --only, but the server gave no answer' });
   }
   // Rows judged against the target itself (BASE-PATH) have no exchange; their failure is the row's.
   const targetFailures = checksSummary
@@ -468,7 +471,7 @@ function row(rule: Rule, e: Endpoint | undefined, op: string, input: SummaryInpu
   const skipped = reasons.get(pairKey(rule.id, op)) ?? [];
   const exchanges = t?.exchanges ?? 0;
   const conflicts = e ? conflictWords(rule, e, input.options) : [];
-  if (t && t.errors > 0) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges }, [...conflicts, ...partly(skipped)]);
+  if (t && t.errors > 0) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, failures: t.errors }, [...conflicts, ...partly(skipped)]);
   if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges }, [...conflicts, ...partly(skipped)]);
   const why = skipped.length ? skipped : [fallbackReason(e, input)];
   return withReason({ rule: rule.id, operation: op, outcome: 'skipped', exchanges: 0 }, why);

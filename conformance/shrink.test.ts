@@ -298,6 +298,18 @@ describe('the runner with shrinking', () => {
     expect(text).toMatch(/shrinking: 2 of 2 failures with a generated input made smaller, \d+ extra requests \(budget 100 per failure, 400 per run\)/);
   });
 
+  it("counts the candidates the target accepted in what the run changed (consumed)", async () => {
+    // Fails while the search holds more than two non-ASCII characters: smaller candidates are accepted.
+    const server = fakeServer((p) => nonAscii(String(bodyOf(p).search ?? '')) > 2);
+    const probes = searchProbes().filter((p) => server.fails(p)).slice(0, 1);
+    expect(probes).toHaveLength(1);
+    const report = await run(suiteOf(probes), server.send);
+    const accepted = server.sent.filter((p) => !server.fails(p)).length;
+    expect(accepted).toBeGreaterThan(0);
+    const e = endpoint('searchAndReplace');
+    expect(report.consumed).toEqual([{ operation: operation(e), effect: e.effect, ids: { environment_id: bodyOf(probes[0]!).environment_id }, requests: accepted }]);
+  });
+
   it('sends nothing more when nothing fails, and states the budgets all the same', async () => {
     const server = fakeServer(() => false);
     const probes = searchProbes();

@@ -186,6 +186,8 @@ export interface CheckSummary {
   readonly outcome: Outcome;
   /** Exchanges the check judged. */
   readonly exchanges: number;
+  /** On a failed row: the failures that broke this rule here, listed in `failures` or not (at most a few are kept). */
+  readonly failures?: number;
   /** Why it was skipped, or notes such as the conflicts it accepted either side of. */
   readonly reason?: string;
 }
@@ -212,16 +214,24 @@ export interface Coverage {
 }
 
 /**
- * What a destructive endpoint's successful answers consumed on the target (e.g. an additional
- * SFTP account removed): the next run may find less to check, and this says why.
+ * What a mutating or destructive endpoint's successful answers changed on the target (e.g. an
+ * additional SFTP account removed, a site-admin user created): the next run may find less to
+ * check, and this says why.
  */
 export interface Consumption {
-  /** `METHOD /path/template` of an endpoint whose model `effect` is `destructive`. */
+  /** `METHOD /path/template` of an endpoint whose model `effect` is `mutating` or `destructive`. */
   readonly operation: string;
-  /** The path parameters of the accepted requests, by name (e.g. `sftp_account_id`). */
+  /** The endpoint's `effect` in the model. */
+  readonly effect: 'mutating' | 'destructive';
+  /**
+   * The ids the accepted requests named, by name: path parameters (e.g. `sftp_account_id`) and
+   * body fields the model says refer to something (`refersTo`, e.g. `environment_id`, `backup_id`).
+   */
   readonly ids: Readonly<Record<string, string>>;
   /** Requests with these ids the target accepted (a 2xx answer). */
   readonly requests: number;
+  /** The requests of this operation whose ids found no room among its entries (a bounded number are kept); `ids` is then empty. */
+  readonly otherIds?: true;
 }
 
 export interface Report {
@@ -249,7 +259,7 @@ export interface Report {
   readonly warnings: readonly Failure[];
   /** The document's conflicts the run met, and how they were resolved (either side, or the letter with --strict). */
   readonly notes: readonly string[];
-  /** What destructive requests the target accepted used up, per operation and path ids. */
+  /** What the target accepted of mutating and destructive requests, per operation and the ids they named. */
   readonly consumed: readonly Consumption[];
   /** Shrinking's budgets and what it spent; the runner always states it. */
   readonly shrinking?: ShrinkSummary;

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { endpoint } from '../../spec/queries.ts';
-import { runConformance, type Suite } from '../runner.ts';
-import type { Check, Probe, Report, Send, Target } from '../types.ts';
+import { MAX_FAILURES_PER_PAIR, runConformance, type Suite } from '../runner.ts';
+import type { Check, Probe, Report, Scenario, Send, Target } from '../types.ts';
 import { renderConsole } from './console.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
@@ -79,5 +79,47 @@ describe('console, JSON and JUnit agree on the counts', () => {
     expect(json.summary.failed).toBe(new Set(json.failures.flatMap((f) => f.rules.map((r) => `${r} ${f.operation}`))).size);
     expect(Number(/<testsuites [^>]*failures="(\d+)"/.exec(xml)?.[1])).toBe(json.summary.failed);
     expect(Number(/<testsuites [^>]*skipped="(\d+)"/.exec(xml)?.[1])).toBe(json.summary.skipped);
+  });
+  it('on a run with more failures than are kept, and a scenario that fails: every failure counted once, and each failed row says why', async () => {
+    const MANY = MAX_FAILURES_PER_PAIR + 15;
+    const many = Array.from({ length: MANY }, (_, i) => probe('getSite', `status server body ${i}`));
+    const scenario: Scenario = {
+      rule: 'STATE-DNS-UPDATE',
+      endpoints: [endpoint('updateDnsRecords'), endpoint('listDnsRecords')],
+      title: 'a record added shows in the list',
+      run: async () => ({ verdict: { title: 'the record was not added', message: 'the list still lacks it.' } }),
+    };
+    const big: Suite = { ...suite, probeSources: [() => ({ probes: many, skipped: [] })], scenarioSources: [() => ({ scenarios: [scenario], skipped: [] })] };
+    const run = await runConformance({ target, seed: 3, runs: 1, options: { strict: false }, send, suite: big, only: ['STATUS-SET', 'NO-SERVER-ERROR', 'ERR-BODY', 'STATE-DNS-UPDATE'] });
+    const json = JSON.parse(renderJson(run)) as Report;
+    expect(json.summary).toMatchObject({ distinctFailures: MANY + 1, ruleViolations: 3 * MANY + 1 });
+
+    // One note for the root cause broken under three rules, with its true figure: never one per rule.
+    const unlisted = json.notes.filter((n) => / more failures? not listed/.test(n));
+    expect(unlisted).toEqual([`ERR-BODY + STATUS-SET + NO-SERVER-ERROR on GET /sites/{site_id}: ${MANY - MAX_FAILURES_PER_PAIR} more failures not listed (at most ${MAX_FAILURES_PER_PAIR} kept per rule and operation)`]);
+    const noted = unlisted.reduce((n, note) => n + Number(/: (\d+) more/.exec(note)![1]), 0);
+    expect(json.failures.length + noted).toBe(json.summary.distinctFailures);
+
+    // The console names every listed failure once, in full or on a line of failures like one in full.
+    const text = renderConsole(run);
+    expect(text).toContain(`FAILURES: ${MANY + 1} distinct failures (${3 * MANY + 1} rule violations); ${json.failures.length} listed, see the notes`);
+    expect([...text.matchAll(/^\S.*  \((\d+)\)$/gm)].reduce((n, m) => n + Number(m[1]), 0)).toBe(json.failures.length);
+    expect(text.match(/^ {4}probe: /gm)).toHaveLength(2);
+    expect(text).toContain(`    … and ${MAX_FAILURES_PER_PAIR - 1} more like it`);
+
+    const xml = renderJunit(run);
+    expect(wellFormed(xml)).toEqual([]);
+    // Each rule's row on GET /sites/{site_id} counts all the failures there, listed or not.
+    const messages = [...xml.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"[^>]*>\s*<failure message="([^"]*)"[^>]*>([^<]*)<\/failure>/g)].map((m) => ({ rule: m[1]!, op: m[2]!, message: m[3]!, text: m[4]! }));
+    expect(messages.filter((m) => m.op === 'GET /sites/{site_id}').map((m) => [m.rule, /\(and (\d+) more\)/.exec(m.message)?.[1]])).toEqual(
+      ['ERR-BODY', 'STATUS-SET', 'NO-SERVER-ERROR'].map((rule) => [rule, String(MANY - 1)]),
+    );
+    // No failed row is a bare "failed": the scenario's read row gives the scenario's verdict.
+    expect(messages).toHaveLength(json.summary.failed);
+    for (const m of messages) {
+      expect(m.message).not.toBe('failed');
+      expect(m.text.trim()).not.toBe('');
+    }
+    expect(messages.find((m) => m.rule === 'STATE-DNS-UPDATE' && m.op.startsWith('GET'))?.text).toContain('the list still lacks it.');
   });
 });

@@ -1,6 +1,7 @@
 /** The console report stays readable: alike failures and huge curl lines are cut, never silently. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { coverageOf } from '../coverage.ts';
+import { coverageOf, pairKey } from '../coverage.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 import { finalLine, renderConsole } from './console.ts';
 
@@ -36,17 +37,60 @@ const report = (failures: Failure[]): Report => ({
 });
 
 describe('renderConsole', () => {
-  it('shows three failures of a (rule, operation) and counts the rest', () => {
+  it('shows failures of different titles in full, three per (rules, operation), and the others one line each', () => {
     const text = renderConsole(report([1, 2, 3, 4, 5].map((n) => failure(n))));
-    expect(text).toContain('failure 3');
-    expect(text).not.toContain('failure 4');
-    expect(text).toContain('… and 2 more like these (all in --reporter json)');
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(3);
+    expect(text).toContain('  ✗ failure 3\n    probe:');
+    expect(text).toContain('  ✗ failure 4 (1, each in full in --reporter json): probe\n');
+    expect(text).toContain('  ✗ failure 5 (1, each in full in --reporter json): probe\n');
   });
 
-  it('shows every failure when there are three or fewer, without a count', () => {
+  it('shows every failure in full when there are three or fewer, without a count', () => {
     const text = renderConsole(report([failure(1), failure(2)]));
-    expect(text).toContain('failure 2');
-    expect(text).not.toContain('more like these');
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(2);
+    expect(text).not.toContain('more like it');
+  });
+
+  it('shows alike failures (same rules, operation and title) once in full, the others as one line naming their probes', () => {
+    const alike = Array.from({ length: 9 }, (_, i): Failure => ({ ...failure(0), title: 'answered 500, expected 202', probe: `valid request ${i + 1} of 9` }));
+    const text = renderConsole(report(alike));
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(1);
+    expect(text).toContain('    probe:    valid request 1 of 9\n');
+    expect(text).toContain('    … and 8 more like it (each in full in --reporter json): valid request 2 of 9; valid request 3 of 9; valid request 4 of 9; valid request 5 of 9; valid request 6 of 9; and 3 more\n');
+  });
+
+  it('shows a failure alike one of another operation as one line pointing to it', () => {
+    const on = (operation: string, probe: string): Failure => ({ ...failure(0), rule: 'AUTH-401', rules: ['AUTH-401'], operation, title: '401 message names no key', probe });
+    const ops = ['GET /validate', 'GET /sites/{site_id}', 'GET /company/{id}/users'];
+    const text = renderConsole(report(ops.flatMap((op) => [on(op, 'no Authorization header'), on(op, 'an invalid API key')])));
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(1);
+    for (const op of ops.slice(1)) {
+      expect(text).toContain(`AUTH-401  ${op}  (2)\n  ✗ 401 message names no key (2, like the one in full under GET /validate above): no Authorization header; an invalid API key\n`);
+    }
+  });
+
+  it('accounts for every listed failure, in full or on a line, and stays short', () => {
+    const failureArb = fc.record({
+      rules: fc.constantFrom<Failure['rules']>(['ERR-BODY'], ['AUTH-401'], ['ERR-BODY', 'STATUS-SET']),
+      operation: fc.constantFrom('GET /validate', 'GET /sites/{site_id}', 'POST /sites/tools/search-and-replace'),
+      title: fc.constantFrom('answered 500', 'odd body', '401 names no key'),
+      probe: fc.string({ minLength: 1, maxLength: 20 }),
+    });
+    fc.assert(
+      fc.property(fc.array(failureArb, { maxLength: 60 }), (drawn) => {
+        const list = drawn.map((d): Failure => ({ ...failure(0), ...d, rule: d.rules[0]! }));
+        const text = renderConsole(report(list));
+        const lines = text.split('\n');
+        const full = lines.filter((l) => l.startsWith('    curl: ')).length;
+        const more = lines.reduce((n, l) => n + Number(/^ {4}… and (\d+) more like it/.exec(l)?.[1] ?? 0), 0);
+        const alike = lines.reduce((n, l) => n + Number(/^ {2}✗ .* \((\d+), (?:like the one|each in full)/.exec(l)?.[1] ?? 0), 0);
+        expect(full + more + alike).toBe(list.length);
+        // Each kind of failure (rules and title) in full at most once.
+        expect(full).toBeLessThanOrEqual(new Set(list.map((f) => `${f.rules.join('+')} ${f.title}`)).size);
+        const headers = [...text.matchAll(/^\S.*  \((\d+)\)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+        expect(headers).toBe(list.length);
+      }),
+    );
   });
 
   it('replaces a curl line too long for a terminal by a pointer to the JSON report', () => {
@@ -106,6 +150,22 @@ describe('the closing line', () => {
     expect(text).toContain('SKIPPED: 55 of 293 rows, by reason');
     expect(text).toContain('  - needs --allow-destructive (48): ACK-202 POST /a0, ACK-202 POST /a1, ACK-202 POST /a2, ACK-202 POST /a3, ACK-202 POST /a4, ACK-202 POST /a5, and 42 more');
     expect(text).toContain('  - no answer this rule judges among the N exchanges of this operation (7): ACK-202 POST /a48, ');
+  });
+});
+
+describe('rows judged in part', () => {
+  it('are counted per reason group and a few named, as skipped rows are; none, no section', () => {
+    const base = rowsReport([], 5);
+    expect(renderConsole(base)).not.toContain('JUDGED IN PART');
+    // Rows GET /p0..p3 passed with some probes not sent: three for want of a company user, one for --allow-destructive.
+    const reasons = new Map([
+      ...[0, 1, 2].map((i): [string, string[]] => [pairKey('AUTH-401', `GET /p${i}`), [`no company user was discovered, so ${i + 1} probes were not sent`]]),
+      [pairKey('AUTH-401', 'GET /p3'), ['its valid boundary cases need --allow-destructive']],
+    ]);
+    const text = renderConsole({ ...base, coverage: coverageOf(base.checks, reasons) });
+    expect(text).toContain('JUDGED IN PART: 4 of 5 rows (some of their probes not sent), by reason');
+    expect(text).toContain('  - no company user was discovered, so N probes were not sent (3): AUTH-401 GET /p0, AUTH-401 GET /p1, AUTH-401 GET /p2\n');
+    expect(text).toContain('  - its valid boundary cases need --allow-destructive (1): AUTH-401 GET /p3\n');
   });
 });
 

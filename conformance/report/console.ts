@@ -21,7 +21,7 @@ const dim = (s: ConsoleStyle, t: string) => paint(s, '2', t);
 
 const RESPONSE_SHOWN = 600;
 const REQUEST_BODY_SHOWN = 400;
-/** Failures shown per (rule, operation): the rest are alike, and all are in the JSON report. */
+/** Failures shown in full per (rules, operation), each of another title: the rest are one line each, and all are in the JSON report. */
 const FAILURES_SHOWN = 3;
 /** A longer curl line would flood the terminal; the JSON report holds it whole. */
 const CURL_SHOWN = 1500;
@@ -83,18 +83,50 @@ function shrinkingLine(report: Report): string[] {
   return [`shrinking: ${s.reduced} of ${plural(s.failures, 'failure')} with a generated input made smaller, ${plural(s.requests, 'extra request')} (budget ${s.perFailure} per failure, ${s.perRun} per run)${stopped}`];
 }
 
-/** Failures grouped by the rules they broke together and the operation. */
+/** Probe titles named on a line of failures like one shown in full; the JSON report holds them all. */
+const PROBES_NAMED = 5;
+const PROBE_TITLE_SHOWN = 80;
+
+/** `a; b; c; and 2 more`: the probes of failures like one shown in full. */
+const probesOf = (items: readonly Failure[]) => {
+  const names = items.slice(0, PROBES_NAMED).map((f) => printable(clip(f.probe, PROBE_TITLE_SHOWN)));
+  return `${names.join('; ')}${items.length > PROBES_NAMED ? `; and ${items.length - PROBES_NAMED} more` : ''}`;
+};
+
+/**
+ * Failures grouped by the rules they broke together and the operation. Failures alike (same
+ * rules and title) are shown in full once, the first of them; the others are one line naming
+ * their probes, under the same operation or a later one. Every listed failure is counted.
+ */
 function grouped(list: readonly Failure[], style: ConsoleStyle): string[] {
   const groups = new Map<string, Failure[]>();
   for (const f of list) {
     const key = `${f.rules.join(' + ')}  ${f.operation}`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
+  /** Where each (rules, title) was shown in full. */
+  const inFull = new Map<string, string>();
   const lines: string[] = [];
   for (const [key, items] of groups) {
     lines.push('', `${bold(style, key)}  (${items.length})`);
-    for (const f of items.slice(0, FAILURES_SHOWN)) lines.push(...failureBlock(f, style));
-    if (items.length > FAILURES_SHOWN) lines.push(`  … and ${items.length - FAILURES_SHOWN} more like these (all in --reporter json)`);
+    const byTitle = new Map<string, Failure[]>();
+    for (const f of items) byTitle.set(f.title, [...(byTitle.get(f.title) ?? []), f]);
+    let full = 0;
+    for (const [title, alike] of byTitle) {
+      const first = alike[0]!;
+      const mark = first.severity === 'warning' ? yellow(style, '!') : red(style, '✗');
+      const kind = `${first.rules.join(' + ')} ${title}`;
+      const shownUnder = inFull.get(kind);
+      if (shownUnder === undefined && full < FAILURES_SHOWN) {
+        full++;
+        inFull.set(kind, first.operation);
+        lines.push(...failureBlock(first, style));
+        if (alike.length > 1) lines.push(`    … and ${alike.length - 1} more like it (each in full in --reporter json): ${probesOf(alike.slice(1))}`);
+      } else {
+        const like = shownUnder === undefined ? 'each in full in --reporter json' : shownUnder === first.operation ? 'like the one in full above' : `like the one in full under ${shownUnder} above`;
+        lines.push(`  ${mark} ${bold(style, printable(title))} (${alike.length}, ${like}): ${probesOf(alike)}`);
+      }
+    }
   }
   return lines;
 }
@@ -116,18 +148,20 @@ function table(rows: readonly CheckSummary[], style: ConsoleStyle): string[] {
   return lines;
 }
 
-/** Rows named per reason group in the SKIPPED section; the JSON report's `coverage` lists them all. */
+/** Rows named per reason group in the SKIPPED and JUDGED IN PART sections; the JSON report's `coverage` lists them all. */
 const SKIPPED_ROWS_SHOWN = 6;
 
-/** Skipped rows counted per reason group, with a few of them named, so a reader sees what the run could not judge and why. */
-function skipped(report: Report): string[] {
-  const rows = report.checks.filter((r) => r.outcome === 'skipped');
+/** Rows counted per reason group, with a few of them named, so a reader sees what the run could not judge (or judged only in part) and why. */
+function byReason(rows: readonly { readonly rule: string; readonly operation: string; readonly reason?: string | undefined }[]): string[] {
   return reasonGroups(rows.map((r) => r.reason ?? 'no reason given')).map(({ reason, members }) => {
     const pairs = members.map((i) => `${rows[i]!.rule} ${rows[i]!.operation}`);
     const shown = pairs.slice(0, SKIPPED_ROWS_SHOWN).join(', ');
     return `  - ${printable(reason)} (${pairs.length}): ${shown}${pairs.length > SKIPPED_ROWS_SHOWN ? `, and ${pairs.length - SKIPPED_ROWS_SHOWN} more` : ''}`;
   });
 }
+
+/** Rows judged, but with some of their probes not sent (coverage's `partly`), in the model's rule order. */
+const judgedInPart = (report: Report) => Object.entries(report.coverage.rules).flatMap(([rule, c]) => c.partly.map((p) => ({ rule, ...p })));
 
 const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -170,8 +204,10 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
   }
   if (report.warnings.length) lines.push('', bold(style, yellow(style, `WARNINGS (${report.warnings.length})`)), ...grouped(report.warnings, style));
   lines.push('', bold(style, 'SUMMARY (rows are rule × operation)'), ...table(report.checks, style));
-  const skips = skipped(report);
+  const skips = byReason(report.checks.filter((r) => r.outcome === 'skipped'));
   if (skips.length) lines.push('', bold(style, `SKIPPED: ${report.summary.skipped} of ${report.coverage.total} rows, by reason`), ...skips);
+  const partly = judgedInPart(report);
+  if (partly.length) lines.push('', bold(style, `JUDGED IN PART: ${partly.length} of ${report.coverage.total} rows (some of their probes not sent), by reason`), ...byReason(partly));
   if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...report.notes.map((n) => `  - ${printable(n)}`));
   lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');

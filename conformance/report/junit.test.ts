@@ -48,7 +48,7 @@ const report: Report = {
   failures: [failure, { ...failure, title: 'second' }],
   warnings: [{ ...failure, rule: 'AUTH-401', operation: 'GET /validate', severity: 'warning' }],
   notes: [nasty],
-  consumed: [{ operation: 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}', ids: { sftp_account_id: nasty }, requests: 1 }],
+  consumed: [{ operation: 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}', effect: 'destructive', ids: { sftp_account_id: nasty }, requests: 1 }],
 };
 
 describe('renderJunit', () => {
@@ -85,5 +85,51 @@ describe('renderJunit', () => {
     ['𝄞', '𝄞'],
   ])('xmlEscape(%j)', (input, want) => {
     expect(xmlEscape(input)).toBe(want);
+  });
+});
+
+describe('the consumed properties', () => {
+  it('count the accepted changes per operation with its effect, ids and the rest together', () => {
+    const op = 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}';
+    const consumed: Report['consumed'] = [
+      { operation: op, effect: 'destructive', ids: { sftp_account_id: 'a' }, requests: 1 },
+      { operation: op, effect: 'destructive', ids: { sftp_account_id: 'b' }, requests: 2 },
+      { operation: op, effect: 'destructive', ids: {}, requests: 5, otherIds: true },
+      { operation: 'POST /sites/cdn/clear-cache', effect: 'mutating', ids: { environment_id: 'e' }, requests: 4 },
+    ];
+    const xml = renderJunit({ ...report, checks: report.checks.slice(0, 1), consumed });
+    const properties = [...xml.matchAll(/<property name="(consumed[^"]*)" value="(\d+)"\/>/g)].map((m) => [m[1], m[2]]);
+    expect(properties).toEqual([
+      [`consumed (destructive): ${xmlEscape(op)}`, '8'],
+      ['consumed (mutating): POST /sites/cdn/clear-cache', '4'],
+    ]);
+  });
+});
+
+describe('a failed row\'s <failure>', () => {
+  const row = { rule: 'AUTH-401', operation: 'GET /sites/{site_id}', outcome: 'failed', exchanges: 100 } as const;
+  const failureOf = (xml: string, op: string) => new RegExp(`<testcase [^>]*name="${xmlEscape(op).replace(/[{}]/g, '\\$&')}"[^>]*>\\s*<failure message="([^"]*)" type="[^"]*">([^<]*)</failure>`).exec(xml);
+
+  it('counts all the failures of the row, not only those listed', () => {
+    const listed = Array.from({ length: 10 }, (_, i) => ({ ...failure, title: `listed ${i}` }));
+    const xml = renderJunit({ ...report, checks: [{ ...row, failures: 100 }], failures: listed });
+    const [, message, text] = failureOf(xml, row.operation)!;
+    expect(message).toBe('listed 0 (and 99 more)');
+    expect(text).toContain('listed 9');
+    expect(text).toContain('… and 90 more not listed');
+  });
+
+  it('on a row that failed with a failure recorded on another operation (a scenario\'s read), gives that failure', () => {
+    const scenario: Failure = { ...failure, rule: 'STATE-DNS-UPDATE', rules: ['STATE-DNS-UPDATE'], operation: 'PUT /domains/{domain_id}/dns-records', title: 'the record was not added', message: 'after 1 s the list still lacks it' };
+    const checks = [
+      { rule: 'STATE-DNS-UPDATE', operation: scenario.operation, outcome: 'failed', exchanges: 2, failures: 1 },
+      { rule: 'STATE-DNS-UPDATE', operation: 'GET /domains/{domain_id}/dns-records', outcome: 'failed', exchanges: 2, failures: 1 },
+    ] as const;
+    const xml = renderJunit({ ...report, checks, failures: [scenario] });
+    expect(wellFormed(xml)).toEqual([]);
+    const [, message, text] = failureOf(xml, checks[1].operation)!;
+    expect(message).toBe(`the record was not added (failed with the failure under ${xmlEscape(scenario.operation)})`);
+    expect(text).toContain('after 1 s the list still lacks it');
+    expect(xml).not.toMatch(/<failure message="failed"/);
   });
 });

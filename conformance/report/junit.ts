@@ -1,9 +1,11 @@
 /**
  * The JUnit XML reporter: one testsuite per rule, one testcase per operation (the report's rows),
- * `<failure>` with the failures of the row (a failure that broke several rules shows under each),
- * `<skipped>` with the reason. The report's counts travel as properties: distinct failures and
- * rule violations, coverage and skipped rows per reason group. Every value is escaped, and
- * characters XML 1.0 cannot carry (most control characters, lone surrogates) are replaced.
+ * `<failure>` with the failures of the row (a failure that broke several rules shows under each;
+ * a scenario's failure shows under the rows of every operation it exercised), `<skipped>` with
+ * the reason. The report's counts travel as properties: distinct failures and rule violations,
+ * coverage, skipped rows per reason group, accepted changes per operation. Every value is
+ * escaped, and characters XML 1.0 cannot carry (most control characters, lone surrogates) are
+ * replaced.
  */
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
@@ -43,25 +45,55 @@ function details(f: Failure): string {
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
 
-function testcase(row: CheckSummary, failures: readonly Failure[], warnings: readonly Failure[]): string {
+/**
+ * A failed row's `<failure>`: its first failure's title with the true count of the others (not
+ * only of those listed), every listed one in full. A row that failed with a failure recorded on
+ * another operation (a STATE scenario's read that observed the action) points to it.
+ */
+function failureElement(row: CheckSummary, own: readonly Failure[], related: readonly Failure[]): string {
+  const total = Math.max(row.failures ?? 0, own.length);
+  const first = own[0] ?? related[0];
+  let message: string;
+  let text: string;
+  if (own[0]) {
+    const unlisted = total - own.length;
+    message = `${own[0].title}${total > 1 ? ` (and ${total - 1} more)` : ''}`;
+    text = [own.map(details).join('\n\n---\n\n'), ...(unlisted > 0 ? [`… and ${unlisted} more not listed (see the report's notes)`] : [])].join('\n\n');
+  } else if (first) {
+    message = `${first.title} (failed with the failure under ${first.operation})`;
+    text = [`This row failed with the ${row.rule} failure recorded under ${first.operation}, whose exchanges include this operation's:`, ...related.map(details)].join('\n\n');
+  } else {
+    message = row.reason ?? 'failed';
+    text = row.reason ?? '';
+  }
+  return `      <failure message="${attr(message)}" type="${attr(row.rule)}">${xmlEscape(text)}</failure>`;
+}
+
+function testcase(row: CheckSummary, own: readonly Failure[], related: readonly Failure[], warnings: readonly Failure[]): string {
   const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="0" assertions="${row.exchanges}">`;
   const body: string[] = [];
-  if (row.outcome === 'failed') {
-    const first = failures[0];
-    const message = first ? `${first.title}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}` : (row.reason ?? 'failed');
-    const text = failures.length ? failures.map(details).join('\n\n---\n\n') : (row.reason ?? '');
-    body.push(`      <failure message="${attr(message)}" type="${attr(row.rule)}">${xmlEscape(text)}</failure>`);
-  } else if (row.outcome === 'skipped') {
-    body.push(`      <skipped message="${attr(row.reason ?? 'skipped')}"/>`);
-  }
+  if (row.outcome === 'failed') body.push(failureElement(row, own, related));
+  else if (row.outcome === 'skipped') body.push(`      <skipped message="${attr(row.reason ?? 'skipped')}"/>`);
   const out = [...(row.outcome !== 'skipped' && row.reason ? [`note: ${row.reason}`] : []), ...warnings.map((w) => `warning: ${details(w)}`)];
   if (out.length) body.push(`      <system-out>${xmlEscape(out.join('\n\n'))}</system-out>`);
   return body.length ? `${open}\n${body.join('\n')}\n    </testcase>` : `${open}</testcase>`;
 }
 
+/** Accepted changes counted per operation, as the console's note counts them (the ids are in the JSON report). */
+function consumedByOperation(report: Report): { operation: string; effect: string; requests: number }[] {
+  const ops = new Map<string, { operation: string; effect: string; requests: number }>();
+  for (const c of report.consumed) {
+    const op = ops.get(c.operation);
+    if (op) op.requests += c.requests;
+    else ops.set(c.operation, { operation: c.operation, effect: c.effect, requests: c.requests });
+  }
+  return [...ops.values()];
+}
+
 export function renderJunit(report: Report): string {
   const rules = [...new Set(report.checks.map((c) => c.rule))];
   const byPair = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rules.includes(c.rule) && f.operation === c.operation);
+  const onOtherOperations = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rules.includes(c.rule) && f.operation !== c.operation);
   const properties = [
     ['seed', String(report.seed)],
     ['target', report.target],
@@ -72,7 +104,7 @@ export function renderJunit(report: Report): string {
     ['coverage.checked', String(report.coverage.checked)],
     ['coverage.total', String(report.coverage.total)],
     ...report.coverage.skipped.map((g) => [`skipped: ${g.reason}`, String(g.count)]),
-    ...report.consumed.map((c) => [`consumed: ${c.operation}${Object.entries(c.ids).map(([k, v]) => ` ${k}=${v}`).join('')}`, String(c.requests)]),
+    ...consumedByOperation(report).map((c) => [`consumed (${c.effect}): ${c.operation}`, String(c.requests)]),
   ]
     .map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`)
     .join('\n');
@@ -83,7 +115,7 @@ export function renderJunit(report: Report): string {
     return [
       `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="0" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
       `    <properties>\n${properties.replace(/^ {6}/gm, '      ')}\n    </properties>`,
-      ...rows.map((c) => testcase(c, byPair(report.failures, c), byPair(report.warnings, c))),
+      ...rows.map((c) => testcase(c, byPair(report.failures, c), onOtherOperations(report.failures, c), byPair(report.warnings, c))),
       '  </testsuite>',
     ].join('\n');
   });
