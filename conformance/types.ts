@@ -96,6 +96,8 @@ export interface CheckOptions {
    * otherwise a warning on a reading (values implausible for their unit: ASM-EPOCH-MS-PLAUSIBLE).
    */
   readonly strict: boolean;
+  /** How long the STATE-* properties wait for an effect to show (`--state-window-s`); unset, their target's default. */
+  readonly stateWindowMs?: number;
 }
 
 export interface CheckContext {
