@@ -8,6 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock/server.ts';
 import type { Variant } from '../../mock/variant.ts';
+import { HttpError } from '../../mock/errors.ts';
 import { layoutNamed, type Layout } from '../../mock/layouts.ts';
 import { stateFaults } from '../../mock/variants/faults-state.ts';
 import { api } from '../../spec/api.ts';
@@ -43,10 +44,10 @@ interface Ran {
 }
 
 /** Runs the property of `rule` against a fresh mock (closed afterwards); `before` may change the mock first. */
-async function runOn(rule: RuleId, options: { variant?: Variant; layout?: Layout; budget?: Partial<StateBudget>; target?: (t: Target) => Target; seed?: number; before?: (mock: RunningMock) => void } = {}, then?: (ran: Ran) => void | Promise<void>): Promise<Ran> {
+async function runOn(rule: RuleId, options: { variant?: Variant; layout?: Layout; budget?: Partial<StateBudget>; target?: (t: Target) => Target; seed?: number; before?: (mock: RunningMock) => unknown } = {}, then?: (ran: Ran) => void | Promise<void>): Promise<Ran> {
   const mock = await startMock({ port: 0, ...(options.variant ? { variant: options.variant } : {}), ...(options.layout ? { layout: options.layout } : {}) });
   try {
-    options.before?.(mock);
+    await options.before?.(mock);
     const base: Target = { ...mockTarget({ baseUrl: mock.url }), embedded: true };
     const target = options.target ? options.target(base) : base;
     const context: ProbeContext = contextOf(target, options.seed ?? 1106, 100);
@@ -314,6 +315,112 @@ describe('what cannot run skips with a reason', () => {
       expect(outcome.verdict).toBeUndefined();
       expect(outcome.skip).toMatch(/could not be read \(HTTP 500\)/);
     });
+  });
+});
+
+describe('SFTP: ids as given, late effects, removals of other accounts', () => {
+  /** Ids listed in capitals, and an id in any other case is unknown (404), as a case-sensitive server has it. */
+  const caseSensitive: Variant = {
+    name: 'sftp-ids-upper-case-sensitive',
+    kind: 'conformant',
+    description: '',
+    hooks: {
+      respond: (endpoint, _request, response) =>
+        endpoint?.name === 'listAdditionalSftpAccounts' && response.status === 200
+          ? { ...response, body: JSON.parse(JSON.stringify(response.body).replace(/"id":"([0-9a-f-]+)"/g, (_, id: string) => `"id":"${id.toUpperCase()}"`)) }
+          : response,
+      handlers: {
+        removeAdditionalSftpAccount: (context) => {
+          const id = context.params.sftp_account_id;
+          const env = context.store.sftpAccountOwner(context.company.id, id);
+          if (!env || id !== id.toUpperCase()) throw new HttpError(404);
+          context.store.removeSftpAccount(env, id);
+          return context.acknowledge(id);
+        },
+      },
+    },
+  };
+
+  it('sends ids exactly as the list gives them, and compares them case aside', async () => {
+    await runOn('STATE-SFTP-REMOVE', { variant: caseSensitive }, ({ outcome, exchanges, mock }) => {
+      expect(outcome.verdict).toBeUndefined();
+      const removed = exchanges.filter((x) => x.probe.endpoint.name === 'removeAdditionalSftpAccount').map((x) => decodeURIComponent(x.probe.request.url.split('/').pop()!));
+      expect(removed.length).toBeGreaterThan(0);
+      for (const id of removed) {
+        expect(id).toBe(id.toUpperCase());
+        expect(envOf(mock).sftpAccounts.map((a) => a.id.toLowerCase())).not.toContain(id.toLowerCase());
+      }
+    });
+  });
+
+  /** Each removal takes effect only when the next one arrives: an effect slower than any window. */
+  const lagging = (): Variant => {
+    const pending = new Map<string, string>();
+    return {
+      name: 'sftp-removal-lags-one-behind',
+      kind: 'fault',
+      description: '',
+      hooks: {
+        handlers: {
+          removeAdditionalSftpAccount: (context) => {
+            const id = context.params.sftp_account_id;
+            const env = context.store.sftpAccountOwner(context.company.id, id);
+            if (!env) throw new HttpError(404);
+            const before = pending.get(env.id);
+            if (before) context.store.removeSftpAccount(env, before);
+            pending.set(env.id, id);
+            return context.acknowledge(id);
+          },
+        },
+      },
+    };
+  };
+
+  it('an account it removed earlier that leaves late is not blamed on another removal, nor removed again', async () => {
+    await runOn('STATE-SFTP-REMOVE', { variant: lagging() }, ({ outcome, exchanges }) => {
+      expect(outcome.verdict?.title).toBe('a removed SFTP account stayed listed');
+      expect(outcome.verdict!.message).not.toMatch(/which no request removed/);
+      const removed = exchanges.filter((x) => x.probe.endpoint.name === 'removeAdditionalSftpAccount').map((x) => x.probe.request.url.toLowerCase());
+      expect(new Set(removed).size).toBe(removed.length);
+    });
+  });
+
+  /** Removes the account that follows the named one by user name (the last, the first), not the named one. */
+  const removesNext: Variant = {
+    name: 'sftp-removes-next-account',
+    kind: 'fault',
+    description: '',
+    hooks: {
+      handlers: {
+        removeAdditionalSftpAccount: (context) => {
+          const id = context.params.sftp_account_id.toLowerCase();
+          const env = context.store.sftpAccountOwner(context.company.id, id);
+          if (!env) throw new HttpError(404);
+          const sorted = [...env.sftpAccounts].sort((a, b) => a.username.localeCompare(b.username));
+          const victim = sorted[(sorted.findIndex((a) => a.id === id) + 1) % sorted.length]!;
+          context.store.removeSftpAccount(env, victim.id);
+          return context.acknowledge(id);
+        },
+      },
+    },
+  };
+
+  it.each([1106, 7, 42])('a removal that takes another account reports the symptom first found, and names each removal once (seed %i)', async (seed) => {
+    // Without shrinking, the verdict is the first failure found.
+    const first = (await runOn('STATE-SFTP-REMOVE', { variant: removesNext, seed, budget: { shrinkRequests: 0 } })).outcome.verdict!;
+    await runOn('STATE-SFTP-REMOVE', { variant: removesNext, seed }, ({ outcome }) => {
+      expect(outcome.verdict?.title).toBe(first.title);
+      const note = outcome.notes!.find((n) => n.includes('removed') && n.includes('(the document shows no way'))!;
+      const ids = note.match(/[0-9a-f]{8}-[0-9a-f-]{27}/g)!;
+      expect(new Set(ids).size).toBe(ids.length);
+      // The account it took instead is named: in the model, as removed with no request; else as having left meanwhile.
+      expect(outcome.verdict!.message).toMatch(first.title === 'removing an SFTP account removed others too' ? /no longer listed .*, which no request removed, and still listed / : /still listed it; meanwhile .* left the list/);
+    });
+  });
+
+  it('the review\'s case: the account it took instead was one the property compares', async () => {
+    const { outcome } = await runOn('STATE-SFTP-REMOVE', { variant: removesNext, seed: 7 });
+    expect(outcome.verdict?.title).toBe('removing an SFTP account removed others too');
   });
 });
 
