@@ -50,6 +50,7 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     ['an unknown flag', ['--fast'], /unknown option '--fast'/],
     ['--max-wait-s that is not a number', ['--max-wait-s', 'soon'], /--max-wait-s needs a whole number from 0/],
     ['--max-body-kb 0', ['--max-body-kb', '0'], /--max-body-kb needs a whole number from 1/],
+    ['--state-window-s 0', ['--state-window-s', '0'], /--state-window-s needs a whole number from 1 to 3600/],
     ['--output naming a directory', ['--reporter', 'json', '--output', tmpdir()], /--output: .* is a directory, not a file/],
     ['--output inside a file', ['--reporter', 'json', '--output', `${fileURLToPath(import.meta.url)}/report.json`], /--output: no directory/],
   ])('%s', async (_, args, message) => {

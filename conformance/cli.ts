@@ -108,7 +108,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       target,
       seed: options.seed,
       runs: options.runs,
-      options: { strict: options.strict },
+      options: { strict: options.strict, ...(options.stateWindowS !== undefined ? { stateWindowMs: options.stateWindowS * 1000 } : {}) },
       only: options.only,
       failOnSkip: options.failOnSkip,
       concurrency: options.concurrency,

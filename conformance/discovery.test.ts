@@ -25,7 +25,10 @@ describe('discover against the mock', () => {
   it('finds the company, the non-live environment and the ids under it', async () => {
     const { ids, notes } = await discover({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey, siteId: mock.fixtures.siteId, send });
     const staging = 'company-a/alpha/staging';
-    const { places, ...flat } = ids;
+    const { places, dnsRecordsAtStart, ...flat } = ids;
+    // The chosen domain's records as listed, before anything changed them: STATE-DNS-UPDATE's first baseline.
+    const domain = mock.store.domain(mock.fixtures.companyId, fixtureUuid('company-a/alpha/staging/domain/'))!;
+    expect(dnsRecordsAtStart).toEqual(domain.dnsRecords);
     expect(flat).toEqual({
       companyId: mock.fixtures.companyId,
       siteId: mock.fixtures.siteId,
@@ -136,5 +139,17 @@ describe('discover against odd data', () => {
     expect(notes.join('\n')).toMatch(/no non-live environment/);
     expect(notes.join('\n')).toMatch(/no domain/);
     expect(notes.join('\n')).toMatch(/no backup/);
+  });
+
+  it('keeps no baseline of a domain whose records it could not read (STATE-DNS-UPDATE would take an unread zone for an empty one)', async () => {
+    const domain = { id: '22222222-2222-4222-8222-222222222222', name: 'example.test' };
+    const withDomain: Send = async (probe) => {
+      const path = new URL(probe.request.url).pathname;
+      if (path.endsWith(`/sites/${SITE}`)) return { probe, response: ok({ site: { company_id: 'comp', environments: [{ id: 'live-env', name: 'live', domains: [domain] }] } }), throttled: 0 };
+      return sparse(probe);
+    };
+    const { ids } = await discover({ baseUrl: 'http://x/v2', apiKey: 'k', siteId: SITE, send: withDomain });
+    expect(ids).toMatchObject({ domainId: domain.id, domainName: domain.name });
+    expect(ids.dnsRecordsAtStart).toBeUndefined();
   });
 });

@@ -86,13 +86,15 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     return exchange;
   };
   /** The items of a listing, or [] with a note naming the cause. */
-  const list = async (resource: ResourceName, refs: Partial<Record<Referent, string>>, what: string): Promise<Json[]> => {
+  /** The items a list read gives; undefined (and a note) when it gives none. */
+  const listed = async (resource: ResourceName, refs: Partial<Record<Referent, string>>, what: string): Promise<Json[] | undefined> => {
     const location = readOf(resource);
     const exchange = await read(location, refs);
     if (is2xx(exchange.response) && exchange.response.json !== undefined) return arrayAt(exchange.response.json, ...location.path).filter(isObject);
     notes.push(`discovery: ${operation(location.endpoint)} answered ${describe(exchange)}; ${what} unknown`);
-    return [];
+    return undefined;
   };
+  const list = async (...args: Parameters<typeof listed>): Promise<Json[]> => (await listed(...args)) ?? [];
 
   // 1. The key, and whether anything answers at all, and at the right place.
   const validate = await read(readOf('ValidatedKey'));
@@ -141,12 +143,14 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const places: Place[] = [];
   let domainBudget = MAX_EXPLORED_DOMAINS;
   const seen = { domains: 0, records: 0, backups: 0, accounts: 0, skippedDomains: 0 };
+  /** Each place's chosen domain's records as listed: the DNS state property's first baseline. */
+  const recordsOf = new Map<Place, unknown[]>();
   for (const env of preferred.slice(0, MAX_EXPLORED_ENVIRONMENTS)) {
     const envId = str(env.id)!;
     // The site's summary of the environment lists its domains too: a list that leaves them out loses none.
     const summary = summaries.find((e) => e !== env && str(e.id) === envId);
     const domains = uniqueById([env, ...(summary ? [summary] : [])].flatMap((e) => [at(e, 'primaryDomain'), ...arrayAt(e, 'domains')]).filter(isObject));
-    let chosen: { id: string; name?: string; record?: { type: string; name: string } } | undefined;
+    let chosen: { id: string; name?: string; record?: { type: string; name: string }; records?: unknown[] } | undefined;
     for (const domain of domains) {
       if (domainBudget <= 0) {
         seen.skippedDomains++;
@@ -154,11 +158,12 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       }
       domainBudget--;
       seen.domains++;
-      const records = await list('DnsRecord', { domain: str(domain.id)! }, `the DNS records of domain ${str(domain.id)}`);
+      const recordsRead = await listed('DnsRecord', { domain: str(domain.id)! }, `the DNS records of domain ${str(domain.id)}`);
+      const records = recordsRead ?? [];
       seen.records += records.length;
       const named = records.filter((r) => str(r.type) && str(r.name));
       const record = named.find((r) => r.type === 'A') ?? named[0];
-      const candidate = { id: str(domain.id)!, ...defined({ name: str(domain.name), record: record && { type: str(record.type)!, name: str(record.name)! } }) };
+      const candidate = { id: str(domain.id)!, ...defined({ name: str(domain.name), record: record && { type: str(record.type)!, name: str(record.name)! }, records: recordsRead }) };
       // The probe zone is the domain's own name; a domain known only by a record's name comes second.
       if (!chosen || (!chosen.name && candidate.name) || (!chosen.name && !chosen.record && candidate.record)) chosen = candidate;
     }
@@ -167,7 +172,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     const accounts = await list('AdditionalSftpAccount', { environment: envId }, `the additional SFTP accounts of environment ${envId}`);
     const sftpAccountIds = accounts.map((a) => str(a.id)).filter((id): id is string => id !== undefined);
     seen.accounts += sftpAccountIds.length;
-    places.push({
+    const place: Place = {
       envId,
       sftpAccountIds,
       ...defined({
@@ -178,7 +183,9 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
         dnsRecord: chosen?.record,
         backupId: backups.map((b) => b.id).find((id): id is number => Number.isInteger(id)),
       }),
-    });
+    };
+    places.push(place);
+    if (chosen?.records) recordsOf.set(place, chosen.records);
   }
   if (seen.skippedDomains) notes.push(`discovery: explored the DNS records of ${seen.domains} domains; ${seen.skippedDomains} more not read (at most ${MAX_EXPLORED_DOMAINS})`);
 
@@ -216,6 +223,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       domainId: dns?.domainId,
       domainName: dns?.domainName,
       dnsRecord: dns?.dnsRecord,
+      dnsRecordsAtStart: dns && recordsOf.get(dns),
       backupId: backup?.backupId,
       userId,
     }),

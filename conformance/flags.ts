@@ -27,6 +27,7 @@ export const conformFlags: readonly string[] = [
   `--runs N                examples per property (default ${DEFAULT_RUNS}); with --allow-destructive each action gets up to N`,
   '                        valid requests: lower it (e.g. --runs 5) against a live API',
   `--timeout-ms N          deadline of one request, headers and body (default ${DEFAULT_TIMEOUT_MS})`,
+  '--state-window-s N      how long STATE-* properties wait for an effect to show (default 10 against a live API, 1 for the mock)',
   '--rate N                at most N requests per second (default: no cap)',
   `--max-wait-s N          the run's budget for waiting out 429 answers, all waits together (default ${DEFAULT_MAX_WAIT_S});`,
   '                        a Retry-After beyond what is left fails that request as throttled, naming both figures',

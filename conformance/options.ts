@@ -28,6 +28,8 @@ export interface ConformOptions {
   readonly seed: number;
   readonly runs: number;
   readonly timeoutMs: number;
+  /** How long the STATE-* properties wait for an effect; unset, their target's default. */
+  readonly stateWindowS?: number;
   /** The run's budget for waiting out 429s, in seconds (0: never wait). */
   readonly maxWaitS: number;
   /** Answers are read up to this many KiB. */
@@ -190,6 +192,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     seed: { type: 'string' },
     runs: { type: 'string' },
     'timeout-ms': { type: 'string' },
+    'state-window-s': { type: 'string' },
     'max-wait-s': { type: 'string' },
     'max-body-kb': { type: 'string' },
     rate: { type: 'string' },
@@ -237,6 +240,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     seed: parseSeed(flags.seed),
     runs: positiveInt('--runs', flags.runs, DEFAULT_RUNS, 10_000),
     timeoutMs: positiveInt('--timeout-ms', flags['timeout-ms'], DEFAULT_TIMEOUT_MS, 600_000),
+    ...(flags['state-window-s'] !== undefined ? { stateWindowS: positiveInt('--state-window-s', flags['state-window-s'], 0, 3_600) } : {}),
     maxWaitS: wholeNumber('--max-wait-s', flags['max-wait-s'], DEFAULT_MAX_WAIT_S, 86_400),
     maxBodyKb: positiveInt('--max-body-kb', flags['max-body-kb'], DEFAULT_MAX_BODY_KB, 1024 * 1024),
     ...(rate !== undefined ? { rate } : {}),

@@ -96,6 +96,8 @@ export interface CheckOptions {
    * otherwise a warning on a reading (values implausible for their unit: ASM-EPOCH-MS-PLAUSIBLE).
    */
   readonly strict: boolean;
+  /** How long the STATE-* properties wait for an effect to show (`--state-window-s`); unset, their target's default. */
+  readonly stateWindowMs?: number;
 }
 
 export interface CheckContext {
@@ -287,6 +289,8 @@ export interface DiscoveredIds {
   readonly sftpAccountIds: readonly string[];
   /** A company user, for `notified_user_id`. */
   readonly userId?: string;
+  /** The DNS records of `domainId` as discovery listed them, before any request could change them (STATE-DNS-UPDATE compares). */
+  readonly dnsRecordsAtStart?: readonly unknown[];
   /**
    * Every environment of the site with what it holds, in the order actions prefer them (non-live
    * and unblocked first): a request takes all it names from the first place that holds it all.

@@ -225,6 +225,14 @@ export const assumptions: readonly Assumption[] = [
     cite: { section: 'Endpoints > Other action endpoints (not acknowledged with an operation id)', quote: '`create_wp_admin_user` (boolean)' },
     scope: { endpoints: ['createWpAdminUser', 'checkWpAdminUserExists'] },
   },
+  {
+    id: 'ASM-DNS-OTHERS-UNCHANGED',
+    choice:
+      'A DNS update leaves every record it does not name as it was, except what a DNS server rewrites by itself on any change: SOA records (their serial) and, in a signed zone, RRSIG, NSEC and NSEC3 records, which STATE-DNS-UPDATE does not compare. While the suite runs, from discovery\'s read of the domain on, only its own updates change the domain\'s records (no one else edits the zone meanwhile).',
+    why: 'The document says only that the update adds the values named in `new_resource_records` and removes those in `removed_resource_records`, which a client can hold a server to for the records it names. DNS practice bumps the SOA serial on every change (RFC 2136 §3.6; NOTIFY, RFC 1996, relies on it) and re-signs the changed names of a signed zone (RFC 4035 §2): comparing those records would fail every conformant server that lists them.',
+    cite: { section: 'Endpoints > Behaviours stated for endpoints', quote: 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records`.' },
+    scope: { endpoints: ['updateDnsRecords', 'listDnsRecords'] },
+  },
 ];
 
 export const conflicts: readonly Conflict[] = [

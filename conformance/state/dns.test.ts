@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../types.ts';
-import { AddAndRemoveValues, AddValues, differences, DnsModel, recordKey, RemoveValues, zoneOf, type DnsReal, type Zone } from './dns.ts';
+import { AddAndRemoveValues, AddValues, differences, DnsModel, leftovers, recordKey, RemoveValues, zoneOf, type DnsReal, type Zone } from './dns.ts';
 
 const listAnswer = (json: unknown, status = 200): Exchange => ({
   probe: {} as Exchange['probe'],
@@ -140,5 +140,62 @@ describe('DnsModel and the update commands', () => {
     expect(model.compared(recordKey('A', 'www.z.test'))).toBe(true);
     expect(model.compared(recordKey('TXT', '_dmarc.z.test'))).toBe(true);
     expect(model.compared(recordKey('A', 'hsc-probe-cccccccccc.z.test'))).toBe(false);
+  });
+
+  // ASM-DNS-OTHERS-UNCHANGED: what a DNS server rewrites by itself on any change is not the update's doing.
+  it.each([
+    ['SOA', false],
+    ['soa', false],
+    ['RRSIG', false],
+    ['NSEC', false],
+    ['NSEC3', false],
+    ['A', true],
+    ['MX', true],
+    ['NS', true],
+    ['CAA', true],
+    ['NSEC3PARAM', true],
+  ] as const)('a %s record of the zone is compared: %s', (type, compared) => {
+    const model = new DnsModel(new Map(), PROBES, POOL);
+    expect(model.compared(recordKey(type, 'z.test.'))).toBe(compared);
+  });
+});
+
+describe('leftovers', () => {
+  const ZONE = 'Z.example.test';
+  const labelArb = fc.stringMatching(/^[0-9a-f]{10}$/);
+  // Probe labels in any case and form; names that only look alike (not the first label, no dash) are the owner's.
+  const probeNameArb = fc.tuple(labelArb, fc.constantFrom('hsc-probe-', 'HSC-Probe-'), fc.constantFrom('.z.example.test', '.Z.example.test.', '', '.www')).map(([hex, prefix, rest]) => `${prefix}${hex}${rest}`);
+  const ownerNameArb = fc.tuple(labelArb, fc.constantFrom('www.hsc-probe-', 'hsc-probes', 'xhsc-probe-', 'hsc-probe.')).map(([hex, prefix]) => `${prefix}${hex}.z.example.test`);
+  const entryArb = fc.record({
+    type: fc.constantFrom('A', 'TXT', 'AAAA'),
+    name: fc.oneof(probeNameArb, ownerNameArb),
+    values: fc.uniqueArray(valueArb, { maxLength: 3 }),
+  });
+
+  it('are the values of every record whose first label is a probe label, named inside the zone, and nothing else', () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { maxLength: 8 }), fc.boolean(), (entries, mineToo) => {
+        const records = entries.map((e) => ({ type: e.type, name: e.name, ttl: 300, resource_records: e.values.map((value) => ({ value })) }));
+        const mine = mineToo ? [`hsc-probe-aaaaaaaaaa.${ZONE}`] : [];
+        if (mineToo) records.push({ type: 'A', name: 'hsc-probe-aaaaaaaaaa.z.example.test.', ttl: 300, resource_records: [{ value: '192.0.2.1' }] });
+        const found = leftovers(listAnswer({ domain: { dns_records: records } }), mine, ZONE)!;
+        const isProbe = (name: string) => /^hsc-probe-/i.test(name);
+        const expected = new Set(records.filter((r) => isProbe(r.name) && r.resource_records.length).map((r) => recordKey(r.type, r.name)));
+        expect(new Set(found.map((l) => recordKey(l.type, l.name)))).toEqual(expected);
+        for (const l of found) {
+          expect(isProbe(l.name)).toBe(true);
+          expect(l.name.toLowerCase().endsWith('.z.example.test')).toBe(true);
+          const listed = records.filter((r) => recordKey(r.type, r.name) === recordKey(l.type, l.name)).flatMap((r) => r.resource_records.map((v) => v.value));
+          expect(new Set(l.values)).toEqual(new Set(listed));
+        }
+        // The property's own come first, under the name it sent.
+        if (mineToo) expect(found[0]).toMatchObject({ ours: true, name: mine[0], type: 'A' });
+        expect(found.filter((l) => l.ours)).toHaveLength(mineToo ? 1 : 0);
+      }),
+    );
+  });
+
+  it('is undefined for an answer that is no list', () => {
+    expect(leftovers(listAnswer({ domain: {} }), [], ZONE)).toBeUndefined();
   });
 });

@@ -9,16 +9,25 @@
  * Probe records are fresh per run (`hsc-probe-…` labels inside the zone of the domain's own
  * name, so a domain without records gets the property too) and hold RFC 5737 TEST-NET values
  * only. Records of other probes (other runs, other rules' probes) may still be settling, so they
- * are not compared. Each run removes what it added without waiting; the end removes anything
- * left on every probe record and waits until it is gone, so the domain is left as found.
+ * are not compared; nor is the zone metadata a DNS server rewrites by itself on every change
+ * (the SOA serial: ASM-DNS-OTHERS-UNCHANGED).
+ *
+ * The owner's records are compared from discovery on: every update the suite sends names a probe
+ * record, so a change to any other record before the property's first run (INPUT-ACCEPT's
+ * updates came first) is the updates' doing too, and fails the rule when no run fails.
+ *
+ * Each run removes what it added without waiting. The end waits for other probes' updates to
+ * settle, then removes every value left on a `hsc-probe-…` record of the domain (this
+ * property's and the other probes') and reads until they are gone, so the domain is left as found.
  */
 import fc from 'fast-check';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Endpoint } from '../../spec/model.ts';
 import { probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
 import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource, Target } from '../types.ts';
-import { answered, at, is2xx, listAt, showSet } from './answers.ts';
-import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
+import { answered, at, is2xx, listAt, seconds, showSet, someOf } from './answers.ts';
+import { NotObservable, OutOfBudget, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { stateSource } from './source.ts';
 
 const STATED = 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records` (§Endpoints > Behaviours stated for endpoints).';
@@ -51,26 +60,53 @@ export function recordKey(type: string, name: string): string {
 const isProbeKey = (key: string): boolean => PROBE_LABEL.test(key.slice(key.indexOf(' ') + 1));
 
 /**
- * The domain as a DNS list answer shows it; undefined when the answer is not a list. Records of
- * the same type and name are one; a record without values is no record (whether an emptied
- * record stays listed is not shown).
+ * Record types a DNS server rewrites by itself whenever the zone changes (ASM-DNS-OTHERS-UNCHANGED):
+ * the SOA serial (RFC 2136 §3.6, which NOTIFY in RFC 1996 relies on) and, in a signed zone, the signatures and
+ * denial-of-existence chain over the changed names (RFC 4035 §2).
  */
-export function zoneOf(exchange: Exchange): Zone | undefined {
-  const records = listAt(exchange, 'domain', 'dns_records');
-  if (!records) return undefined;
-  const zone = new Map<string, Set<string>>();
-  for (const record of records) {
+const SERVER_MAINTAINED: ReadonlySet<string> = new Set(['SOA', 'RRSIG', 'NSEC', 'NSEC3']);
+
+export const isServerMaintained = (key: string): boolean => SERVER_MAINTAINED.has(key.slice(0, key.indexOf(' ')));
+
+/** The owner's records: neither the suite's scratch nor what the server maintains. */
+const isOwners = (key: string): boolean => !isProbeKey(key) && !isServerMaintained(key);
+
+/** A listed record with its values, as the list names it. */
+export interface ListedRecord {
+  readonly type: string;
+  readonly name: string;
+  readonly values: readonly string[];
+}
+
+/** The records of a list's items that have a type, a name and string values. */
+export function listedRecords(records: readonly unknown[]): ListedRecord[] {
+  return records.flatMap((record) => {
     const type = at(record, 'type');
     const name = at(record, 'name');
-    if (typeof type !== 'string' || typeof name !== 'string') continue;
-    const values = (at(record, 'resource_records') as unknown[] | undefined) ?? [];
-    for (const value of Array.isArray(values) ? values.map((v) => at(v, 'value')) : []) {
-      if (typeof value !== 'string') continue;
-      const key = recordKey(type, name);
-      zone.set(key, (zone.get(key) ?? new Set()).add(value));
-    }
+    if (typeof type !== 'string' || typeof name !== 'string') return [];
+    const values = at(record, 'resource_records');
+    const strings = (Array.isArray(values) ? values.map((v) => at(v, 'value')) : []).filter((v): v is string => typeof v === 'string');
+    return [{ type, name, values: strings }];
+  });
+}
+
+/**
+ * A list's records as a zone. Records of the same type and name are one; a record without
+ * values is no record (whether an emptied record stays listed is not shown).
+ */
+export function zoneFrom(records: readonly unknown[]): Zone {
+  const zone = new Map<string, Set<string>>();
+  for (const { type, name, values } of listedRecords(records)) {
+    const key = recordKey(type, name);
+    for (const value of values) zone.set(key, (zone.get(key) ?? new Set()).add(value));
   }
   return zone;
+}
+
+/** The domain as a DNS list answer shows it; undefined when the answer is not a list. */
+export function zoneOf(exchange: Exchange): Zone | undefined {
+  const records = listAt(exchange, 'domain', 'dns_records');
+  return records && zoneFrom(records);
 }
 
 /** Where a listed record differs from the model. */
@@ -121,8 +157,8 @@ export class DnsModel {
     else this.zone.delete(key);
   }
 
-  /** Compared: every record but other runs' and other probes' scratch records. */
-  readonly compared = (key: string): boolean => !isProbeKey(key) || this.records.includes(key);
+  /** Compared: every record but other runs' and other probes' scratch records, and what the server maintains. */
+  readonly compared = (key: string): boolean => isOwners(key) || this.records.includes(key);
 }
 
 /** The target side of one run: its probe record names and how to change and read them. */
@@ -207,13 +243,21 @@ export class ReadRecords implements StateCommand<DnsModel, DnsReal> {
   }
 }
 
+/**
+ * Every run begins by giving r1 two values, and most later updates name r2: each then shows
+ * whether an update touches a record it does not name (`dns-update-trims-other-records`), a
+ * shape sequences left to chance reach in only about half the runs. Commands shrink towards r1,
+ * where the values are.
+ */
+export const dnsOpening = (): StateCommand<DnsModel, DnsReal>[] => [new AddValues(0, 2, 0)];
+
 /** The commands for `records` probe records. */
 export function dnsCommandArbs(records = RECORDS): fc.Arbitrary<StateCommand<DnsModel, DnsReal>>[] {
-  // The first record weighs most: values pile up on it, where a change can touch those it does not name.
-  const record = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: records - 1 }) });
+  // Beside r1 (which the opening fills, and towards which a command shrinks) the others weigh most: see dnsOpening.
+  const record = records < 2 ? fc.constant(0) : fc.oneof({ withCrossShrink: true }, { weight: 1, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.integer({ min: 1, max: records - 1 }) });
   const count = fc.integer({ min: 1, max: 3 });
   const offset = fc.nat({ max: POOL - 1 });
-  // Adds weigh most: a run starts from empty probe records, on which nothing can be removed.
+  // Adds weigh most: a run starts with one probe record filled, and nothing can be removed from the others.
   return [
     fc.oneof(
       { weight: 3, arbitrary: fc.tuple(record, count, offset).map(([r, n, o]): StateCommand<DnsModel, DnsReal> => new AddValues(r, n, o)) },
@@ -234,12 +278,12 @@ export interface DnsPropertyOptions {
 const zoneOfTarget = (target: Target): string | undefined => target.main.ids.domainName ?? target.main.ids.dnsRecord?.name;
 
 export const dnsUpdateScenarios = (options: DnsPropertyOptions = {}): ScenarioSource =>
-  stateSource('dnsUpdate', 'STATE-DNS-UPDATE', ['updateDnsRecords', 'listDnsRecords'], options.budget, ({ context, endpoints: [update, read], seed }) => {
+  stateSource('dnsUpdate', 'STATE-DNS-UPDATE', ['updateDnsRecords', 'listDnsRecords'], options.budget, ({ context, endpoints: [update, read], seed, budget }) => {
     const { domainId } = context.target.main.ids;
     if (!domainId) return 'no domain discovered';
     const zone = zoneOfTarget(context.target);
     if (!zone) return 'neither the domain nor a DNS record of it has a name (probe records are named inside its zone)';
-    return dnsProperty(context, { update, read, domainId, zone, seed });
+    return dnsProperty(context, { update, read, domainId, zone, seed, budget });
   });
 
 interface DnsSetting {
@@ -248,6 +292,7 @@ interface DnsSetting {
   readonly domainId: string;
   readonly zone: string;
   readonly seed: number;
+  readonly budget: StateBudget;
 }
 
 function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<DnsModel, DnsReal> {
@@ -257,18 +302,31 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
   const path = { domain_id: setting.domainId };
   const pool = draw(fc.uniqueArray(testNetAddressArb, { minLength: POOL, maxLength: POOL }), streamSeed(setting.seed, 'pool'), 1)[0]!;
   const listing = makeProbe(target, rule, 'valid', 'list the DNS records of the domain', { endpoint: setting.read, credentials, path });
-  const change = (name: string, added: readonly string[], removed: readonly string[], title: string): Probe => {
-    const body = { type: PROBE_TYPE, name, ttl: PROBE_TTL, new_resource_records: added.map((value) => ({ value })), removed_resource_records: removed.map((value) => ({ value })) };
+  const change = (name: string, added: readonly string[], removed: readonly string[], title: string, type = PROBE_TYPE): Probe => {
+    const body = { type, name, ttl: PROBE_TTL, new_resource_records: added.map((value) => ({ value })), removed_resource_records: removed.map((value) => ({ value })) };
     return makeProbe(target, rule, 'valid', title, { endpoint: setting.update, credentials, path, body: { json: body } });
   };
   /** Every probe record an update was sent for: the end cleans them all. */
   const touched = new Map<string, string>();
+  /** When the property began: other probes' updates were all acknowledged before. */
+  let startedAt = performance.now();
+  /** Whether every effect the property awaited showed at the first read: then the target applies updates as it acknowledges them. */
+  const effects = { seen: 0, late: false };
 
   return {
     rule,
     endpoints: [setting.update, setting.read],
     title: `DNS updates of several values on probe records inside ${setting.zone}, from the domain as read (model-based)`,
     commands: dnsCommandArbs(),
+    opening: dnsOpening,
+    before: async (io) => {
+      startedAt = performance.now();
+      const atStart = target.main.ids.dnsRecordsAtStart;
+      if (!atStart) return undefined;
+      const exchange = await io.send(listing);
+      const zone = zoneOf(exchange);
+      return zone && changedSinceDiscovery(zoneFrom(atStart), zone, exchange);
+    },
     setup: async (io, run) => {
       const exchange = await io.send(listing);
       const zone = zoneOf(exchange);
@@ -287,6 +345,8 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
           }
           m.apply(command.record, command.added, command.removed);
           const shown = await io.poll(listing, (e) => matches(m, e));
+          effects.seen++;
+          effects.late ||= !shown.ok || shown.reads > 1;
           if (!shown.ok) throw mismatch(m, command, shown.last, `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`);
         },
         // Read until it matches: an answer that fails once (a 500) is not yet a changed domain.
@@ -303,7 +363,15 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
         if (values.length) await io.send(change(name, [], values, `clean up: remove ${values.join(', ')} from ${name}`));
       }
     },
-    finish: (io) => cleanUp(io, [...touched.values()], listing, change),
+    finish: async (io) => {
+      // Other probes' updates may still be settling (what shows later could not be removed),
+      // unless every effect of this property showed at once: then theirs have shown too.
+      const settled = effects.seen > 0 && !effects.late;
+      const wait = settled ? 0 : Math.max(0, setting.budget.settleMs - (performance.now() - startedAt));
+      await sleep(wait);
+      const waited = wait > 0 ? [`STATE-DNS-UPDATE waited ${seconds(wait)} for other probes' DNS updates to settle before cleaning up (effects here take time to show)`] : [];
+      return [...waited, ...(await cleanUp(io, [...touched.values()], setting.zone, listing, change))];
+    },
     legend: (real) => real.names.map((name, i) => `${recordLabel(i)} = ${PROBE_TYPE} ${name}`).join(', '),
   };
 }
@@ -332,35 +400,89 @@ function mismatch(model: DnsModel, command: DnsChange | undefined, exchange: Exc
   return new Violation(title, `${STATED} ${after}, ${reads} never listed exactly that change: ${text}.`, exchange);
 }
 
-type Change = (name: string, added: readonly string[], removed: readonly string[], title: string) => Probe;
+/** The owner's records changed between discovery's read and the property's first: only the suite's probe updates came between. */
+function changedSinceDiscovery(atStart: Zone, now: Zone, exchange: Exchange): Violation | undefined {
+  const found = differences(atStart, now, isOwners);
+  if (!found.length) return undefined;
+  const text = found.map((d) => `${d.key} lists ${showSet(now.get(d.key) ?? [])}, discovery listed ${showSet(atStart.get(d.key) ?? [])}`).join('; ');
+  return new Violation(
+    'DNS values changed that no update named',
+    `${STATED} Every DNS update the suite sent before this property named a \`hsc-probe-…\` record (INPUT-ACCEPT and other probes), yet records it never named changed since discovery read the domain: ${text}. One of those updates changed values it did not name (unless something besides the suite changed the zone meanwhile: ASM-DNS-OTHERS-UNCHANGED).`,
+    exchange,
+  );
+}
+
+type Change = (name: string, added: readonly string[], removed: readonly string[], title: string, type?: string) => Probe;
+
+/** A probe record left in the domain: its type and the name an update gives it, its values, and whether this property made it. */
+interface Leftover {
+  readonly type: string;
+  readonly name: string;
+  readonly values: readonly string[];
+  readonly ours: boolean;
+}
 
 /**
- * Removes every value left on the probe records and reads until they are gone; values a
- * whole-record removal left are removed one by one, once. Notes say what could not be removed.
+ * What is left on probe records: this property's (by the names it sent) and every other
+ * `hsc-probe-…` record of the domain (named as listed, inside `zone` when listed relative to it).
+ * Never any other record.
  */
-async function cleanUp(io: StateIo, names: readonly string[], listing: Probe, change: Change): Promise<string[]> {
-  if (!names.length) return [];
-  const leftOn = (zone: Zone) => names.flatMap((name) => [...(zone.get(recordKey(PROBE_TYPE, name)) ?? [])].map((value) => ({ name, value })));
-  const first = await io.send(listing);
-  const zone = zoneOf(first);
-  if (!zone) return [`STATE-DNS-UPDATE: the domain could not be read to clean up (${answered(first)}); values it added to ${names.join(', ')} may remain`];
-  let left = leftOn(zone);
-  for (const oneByOne of [false, true]) {
-    if (!left.length) break;
-    if (oneByOne) for (const { name, value } of left) await io.send(change(name, [], [value], `clean up: remove ${value} from ${name}`));
-    else {
-      for (const name of names) {
-        const values = left.filter((l) => l.name === name).map((l) => l.value);
-        if (values.length) await io.send(change(name, [], values, `clean up: remove ${values.join(', ')} from ${name}`));
-      }
-    }
-    const gone = await io.poll(listing, (e) => {
-      const now = zoneOf(e);
-      return now !== undefined && leftOn(now).length === 0;
+export function leftovers(exchange: Exchange, ours: readonly string[], zone: string): Leftover[] | undefined {
+  const records = listAt(exchange, 'domain', 'dns_records');
+  if (!records) return undefined;
+  const mine = new Map(ours.map((name) => [recordKey(PROBE_TYPE, name), name]));
+  const apex = zone.toLowerCase().replace(/\.$/, '');
+  const found = new Map<string, Leftover>();
+  for (const { type, name, values } of listedRecords(records)) {
+    const key = recordKey(type, name);
+    if (!isProbeKey(key) || !values.length) continue;
+    const ourName = mine.get(key);
+    const host = name.replace(/\.$/, '');
+    const inside = host.toLowerCase().endsWith(`.${apex}`);
+    const earlier = found.get(key);
+    found.set(key, {
+      type: ourName ? PROBE_TYPE : type,
+      name: ourName ?? (inside ? host : probeRecordName(zone, host)),
+      values: [...new Set([...(earlier?.values ?? []), ...values])],
+      ours: ourName !== undefined,
     });
-    const now = zoneOf(gone.last);
-    if (now) left = leftOn(now);
   }
-  if (!left.length) return [];
-  return [`STATE-DNS-UPDATE could not remove what it added: ${left.map((l) => `${PROBE_TYPE} ${l.name} ${l.value}`).join(', ')} (still listed after ${io.window})`];
+  // This property's first: they are its own to undo.
+  return [...found.values()].sort((a, b) => Number(b.ours) - Number(a.ours));
+}
+
+const shown = (l: Leftover) => `${l.type} ${l.name}`;
+
+/**
+ * Removes every value left on probe records of the domain (one update per record, then what
+ * stays one value at a time, once) and reads until they are gone. Notes say what it removed of
+ * other probes' records and what it could not remove.
+ */
+async function cleanUp(io: StateIo, ours: readonly string[], zone: string, listing: Probe, change: Change): Promise<string[]> {
+  const rule = 'STATE-DNS-UPDATE';
+  const first = await io.send(listing);
+  let left = leftovers(first, ours, zone);
+  if (!left) return [`${rule}: the domain could not be read to clean up (${answered(first)}); values on ${ours.length ? ours.join(', ') : 'its probe records'} and other \`hsc-probe-…\` records may remain`];
+  const others = left.filter((l) => !l.ours);
+  let stopped: string | undefined;
+  try {
+    for (const oneByOne of [false, true]) {
+      if (!left.length) break;
+      const removals = oneByOne ? left.flatMap((l) => l.values.map((value) => ({ ...l, values: [value] }))) : left;
+      for (const l of removals) await io.send(change(l.name, [], l.values, `clean up: remove ${l.values.join(', ')} from ${l.name}`, l.type));
+      const gone = await io.poll(listing, (e) => leftovers(e, ours, zone)?.length === 0);
+      left = leftovers(gone.last, ours, zone) ?? left;
+    }
+  } catch (error) {
+    if (!(error instanceof OutOfBudget)) throw error;
+    stopped = error.message;
+  }
+  const notes: string[] = [];
+  const stay = new Set(left.map(shown));
+  const removed = others.filter((l) => !stay.has(shown(l)));
+  if (removed.length) notes.push(`${rule} removed the values other probes left on ${removed.length} \`hsc-probe-…\` record${removed.length === 1 ? '' : 's'} of the domain: ${someOf(removed.map(shown))}`);
+  const listed = someOf(left.map((l) => `${shown(l)} ${l.values.join(', ')}`));
+  if (stopped && left.length) notes.push(`${rule}: the clean-up stopped (${stopped}); these probe records may keep values: ${listed}`);
+  else if (left.length) notes.push(`${rule} could not remove the values of ${left.length} probe record${left.length === 1 ? '' : 's'} (still listed after ${io.window}): ${listed}`);
+  return notes;
 }

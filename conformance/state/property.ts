@@ -9,6 +9,10 @@
  * clean-up its own allowance: when a share is spent the remaining runs send nothing and pass
  * (fast-check then ends at once), and the report says where it stopped. A run cut short by the
  * budget proves nothing either way, so it is never a failure.
+ *
+ * Shrinking keeps to the failure first found: a shorter sequence that fails another way (the
+ * target changed meanwhile, say) is a different finding, noted but not taken as the shorter
+ * counterexample, so the report names the first symptom.
  */
 import fc from 'fast-check';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
@@ -29,6 +33,8 @@ export interface StateBudget {
   /** Changes the document shows no way to undo (SFTP removals, site-admin users) one property may make. */
   readonly irreversible: number;
   readonly poll: PollOptions;
+  /** How long effects of requests sent before the property (other probes' actions) may take to show: a clean-up waits that long from its start, unless its target showed every effect at once. */
+  readonly settleMs: number;
 }
 
 /** Against the embedded mock: its effects show at once (in the delayed layout, after 250 ms: four times within the window). */
@@ -37,9 +43,12 @@ export const EMBEDDED_BUDGET: StateBudget = {
   maxCommands: 10,
   requests: 1_500,
   shrinkRequests: 1_000,
-  cleanupRequests: 60,
+  // The probes' DNS values too: a default run leaves `--runs` of them (see dns.ts).
+  cleanupRequests: 250,
   irreversible: 20,
   poll: { windowMs: 1_000, intervalMs: 20, maxIntervalMs: 200 },
+  // The delayed layout shows effects 250 ms after the answer.
+  settleMs: 250,
 };
 
 /** Against any other target (only with --allow-destructive): few changes, a patient window. */
@@ -51,11 +60,15 @@ export const LIVE_BUDGET: StateBudget = {
   cleanupRequests: 60,
   irreversible: 2,
   poll: { windowMs: 10_000, intervalMs: 250, maxIntervalMs: 2_000 },
+  settleMs: 10_000,
 };
 
-/** The budget for a run's target, `--runs` capping the sequences; `overrides` for tests. */
+/** The budget for a run's target: `--runs` caps the sequences, `--state-window-s` sets the window (and the settling wait); `overrides` for tests. */
 export function budgetFor(context: ProbeContext, overrides: Partial<StateBudget> = {}): StateBudget {
-  const budget = { ...(context.target.embedded ? EMBEDDED_BUDGET : LIVE_BUDGET), ...overrides };
+  const base = context.target.embedded ? EMBEDDED_BUDGET : LIVE_BUDGET;
+  const windowMs = context.options.stateWindowMs;
+  const widened = windowMs === undefined ? base : { ...base, poll: { ...base.poll, windowMs }, settleMs: windowMs };
+  const budget = { ...widened, ...overrides };
   return { ...budget, sequences: Math.max(1, Math.min(budget.sequences, context.runs)) };
 }
 
@@ -83,7 +96,7 @@ export class NotObservable extends Error {
 }
 
 /** The budget is spent: the run ends, proving nothing. */
-class OutOfBudget extends Error {
+export class OutOfBudget extends Error {
   override readonly name = 'OutOfBudget';
 }
 
@@ -104,6 +117,14 @@ export interface StateProperty<M extends object, R> {
   readonly endpoints: readonly Endpoint[];
   readonly title: string;
   readonly commands: readonly fc.Arbitrary<StateCommand<M, R>>[];
+  /**
+   * Commands every sequence begins with, made afresh for each run: a state worth starting from
+   * every time. Not generated, so never shrunk away (fast-check shrinks commands only as the
+   * one arbitrary of its property), and named in the sequence like any other.
+   */
+  readonly opening?: () => readonly StateCommand<M, R>[];
+  /** Before the first run: a violation the state as found already shows (the failure when no run fails). */
+  readonly before?: (io: StateIo) => Promise<Violation | undefined>;
   /** Reads the target into the model of run `run` (1, 2, ...); throws NotObservable when it cannot. */
   readonly setup: (io: StateIo, run: number) => Promise<{ readonly model: M; readonly real: R }>;
   /** After each run, passed or failed: undo what it changed, without waiting for it (best effort). */
@@ -134,6 +155,8 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
   let notObserved: NotObservable | undefined;
   let last: Failed | undefined;
   let foundAt = 0;
+  /** While shrinking: runs that failed otherwise than the failure first found. */
+  const otherwise = new Set<string>();
 
   const makeIo = (count: () => void): StateIo => {
     const io: StateIo = {
@@ -176,6 +199,13 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
     { maxCommands: budget.maxCommands, disableReplayLog: true },
   );
 
+  let before: Violation | undefined;
+  try {
+    before = await property.before?.(runIo);
+  } catch (error) {
+    if (!(error instanceof OutOfBudget || error instanceof NotObservable)) throw error;
+  }
+
   const check = fc.asyncProperty(sequences, async (commands) => {
     if (stopped) return; // nothing more is sent; fast-check ends its loop at once
     if (shrinking) spent.shrinkRuns++;
@@ -191,9 +221,19 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
     observed++;
     log = [];
     try {
-      await fc.asyncModelRun(() => state, commands);
+      const opening = (property.opening?.() ?? []).map(logged);
+      await fc.asyncModelRun(() => state, {
+        *[Symbol.iterator]() {
+          yield* opening;
+          yield* commands;
+        },
+      });
     } catch (error) {
       if (error instanceof OutOfBudget) return;
+      if (shrinking && !sameFailure(last?.error, error)) {
+        otherwise.add((error as Violation).title);
+        return;
+      }
       last = { error, commands: log, legend: property.legend?.(state.real) ?? '' };
       if (!shrinking) foundAt = spent.runs;
       shrinking = true;
@@ -213,6 +253,7 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
     cleanupNotes = [`${property.rule}: the clean-up stopped: ${error.message}; what it added may remain`];
   }
   const notes = [spending(property.rule, budget, spent, shrinking, stopped), ...cleanupNotes];
+  if (otherwise.size) notes.push(`${property.rule}: while shrinking, ${plural(otherwise.size, 'shorter sequence')} failed otherwise, not taken as shorter forms of the failure reported: ${[...otherwise].join('; ')}`);
 
   if (details.failed) {
     const error = last?.error ?? details.errorInstance;
@@ -223,12 +264,17 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
     const sequence = `Shortest failing sequence (${plural(commands.length, 'command')}, found in sequence ${foundAt} of ${budget.sequences}, ${shrunk}${cut}): ${commands.join('; ')}${last!.legend ? ` — where ${last!.legend}` : ''}.`;
     return { verdict: { title: error.title, message: `${error.message} ${sequence}` }, ...(error.exchange ? { exchange: error.exchange } : {}), notes };
   }
+  if (before) return { verdict: { title: before.title, message: before.message }, ...(before.exchange ? { exchange: before.exchange } : {}), notes };
   if (observed === 0) {
     const why = notObserved?.message ?? stopped ?? 'no run could read the state it starts from';
     return { skip: why, ...(notObserved?.exchange ? { exchange: notObserved.exchange } : {}), notes };
   }
   return { notes };
 }
+
+/** Whether a failure while shrinking is the one first found: a violation with the same title (a suite bug always counts, so it is reported). */
+const sameFailure = (first: unknown, again: unknown): boolean =>
+  !(again instanceof Violation) || !(first instanceof Violation) || again.title === first.title;
 
 /** Clean-up after a run may stop at the budget; anything else is a bug worth seeing. */
 function budgetOnly(error: unknown): void {
@@ -240,6 +286,6 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 function spending(rule: RuleId, budget: StateBudget, spent: { runs: number; shrinkRuns: number; requests: number; shrinkRequests: number; cleanup: number; commands: number }, shrank: boolean, stopped: string | undefined): string {
   const runs = `${spent.runs} of at most ${plural(budget.sequences, 'command sequence')} of up to ${budget.maxCommands} commands${shrank ? `, and ${spent.shrinkRuns} more while shrinking` : ''} (${plural(spent.commands, 'command')} run)`;
   const requests = `${spent.requests} requests of a budget of ${budget.requests}${shrank ? ` (${spent.shrinkRequests} shrinking, at most ${budget.shrinkRequests})` : ''}, ${spent.cleanup} to clean up (at most ${budget.cleanupRequests})`;
-  const window = `each effect awaited up to ${seconds(budget.poll.windowMs)}`;
+  const window = `each effect awaited up to ${seconds(budget.poll.windowMs)} (--state-window-s)`;
   return `${rule} (model-based): ${runs}; ${requests}; ${window}${stopped ? `; stopped: ${stopped}` : ''}`;
 }

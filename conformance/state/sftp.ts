@@ -1,8 +1,10 @@
 /**
  * STATE-SFTP-REMOVE as a model-based property: removing an additional SFTP account makes it
  * leave the list of its environment, and every other account remains. The model is the list as
- * read at the start of every run (an account INPUT-ACCEPT removes is left out: its removal may
- * still be settling); each removal is followed by reads until the list shows exactly that.
+ * read at the start of every run, less the accounts whose removal may still be settling (the
+ * one INPUT-ACCEPT removes, and those earlier runs removed); each removal is followed by reads
+ * until the list shows exactly that. Ids are sent exactly as the list gave them and compared
+ * as UUIDs are, case aside (RFC 9562).
  *
  * The document shows no way to add an account back, so removals are spent for good: a property
  * makes at most `irreversible` of them, and the report names each. A failing sequence shrinks
@@ -17,22 +19,33 @@ import { answered, at, is2xx, listAt, someOf } from './answers.ts';
 import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { stateSource } from './source.ts';
 
-/** The accounts a list answer shows, by lowercase id, with their user names; undefined when it is not a list. */
-export function accountsOf(exchange: Exchange): Map<string, string> | undefined {
+/** How ids are compared: as UUIDs, case aside. */
+export const idKey = (id: string): string => id.toLowerCase();
+
+export interface ListedAccount {
+  /** As the list gave it. */
+  readonly id: string;
+  readonly username: string;
+}
+
+/** The accounts a list answer shows, by `idKey`; undefined when it is not a list. */
+export function accountsOf(exchange: Exchange): Map<string, ListedAccount> | undefined {
   const accounts = listAt(exchange, 'environment', 'additional_sftp_accounts');
   if (!accounts) return undefined;
-  const found = new Map<string, string>();
+  const found = new Map<string, ListedAccount>();
   for (const account of accounts) {
     const id = at(account, 'id');
     const username = at(account, 'username');
-    if (typeof id === 'string') found.set(id.toLowerCase(), typeof username === 'string' ? username : '');
+    if (typeof id === 'string') found.set(idKey(id), { id, username: typeof username === 'string' ? username : '' });
   }
   return found;
 }
 
 export interface SftpModel {
-  /** The accounts of the environment the property may remove or must see remain, by lowercase id. */
+  /** The accounts of the environment the property may remove or must see remain, by id as listed. */
   accounts: string[];
+  /** Listed but not compared: their removal by an earlier request of the suite may still be settling. */
+  readonly settling: readonly string[];
   /** Removals the property may still make. */
   removalsLeft: number;
 }
@@ -80,10 +93,14 @@ function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoin
   const envId = target.main.ids.sftpEnvId ?? target.main.ids.envId;
   const credentials = bearer(target.main.apiKey);
   const listing = makeProbe(target, rule, 'valid', 'list the additional SFTP accounts of the environment', { endpoint: setting.read, credentials, path: { env_id: envId } });
-  const excluded = sftpAccountToRemove(target.main).id?.toLowerCase();
+  const excluded = sftpAccountToRemove(target.main).id;
   const usernames = new Map<string, string>();
-  const removed: string[] = [];
-  const describe = (id: string) => (usernames.get(id) ? `${usernames.get(id)} (${id})` : id);
+  /** The accounts this property removed, by `idKey`: each named once, and left out of later runs (their removal may still be settling). */
+  const removed = new Map<string, string>();
+  const describe = (id: string) => {
+    const username = usernames.get(idKey(id));
+    return username ? `${username} (${id})` : id;
+  };
 
   const remove = async (io: StateIo, model: SftpModel, id: string) => {
     const probe = makeProbe(target, rule, 'valid', `remove the additional SFTP account ${id}`, { endpoint: setting.remove, credentials, path: { sftp_account_id: id } });
@@ -91,21 +108,24 @@ function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoin
     if (!is2xx(acknowledged)) {
       throw new Violation('an SFTP account removal the property needs was not accepted', `Removing the additional SFTP account ${describe(id)} answered ${answered(acknowledged)}, so its effect cannot be observed.`, acknowledged);
     }
-    removed.push(id);
+    removed.set(idKey(id), id);
     model.accounts = model.accounts.filter((a) => a !== id);
     model.removalsLeft--;
     const shown = await io.poll(listing, (e) => {
       const listed = accountsOf(e);
-      return listed !== undefined && !listed.has(id) && model.accounts.every((a) => listed.has(a));
+      return listed !== undefined && !listed.has(idKey(id)) && model.accounts.every((a) => listed.has(idKey(a)));
     });
     if (shown.ok) return;
     const listed = accountsOf(shown.last);
     const reads = `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`;
     const after = `The removal of additional SFTP account ${describe(id)} was acknowledged, yet ${reads}`;
     if (!listed) throw new Violation('the SFTP accounts could not be read after a removal', `${after} never gave the list (last: ${answered(shown.last)}).`, shown.last);
-    const gone = model.accounts.filter((a) => !listed.has(a));
-    if (gone.length) throw new Violation('removing an SFTP account removed others too', `${after} no longer listed ${gone.map(describe).join(', ')}, which no request removed${listed.has(id) ? `, and still listed ${id}` : ''}.`, shown.last);
-    throw new Violation('a removed SFTP account stayed listed', `${after} still listed it.`, shown.last);
+    // The model holds no account a request of the suite removed: these went by this removal.
+    const gone = model.accounts.filter((a) => !listed.has(idKey(a)));
+    if (gone.length) throw new Violation('removing an SFTP account removed others too', `${after} no longer listed ${gone.map(describe).join(', ')}, which no request removed${listed.has(idKey(id)) ? `, and still listed ${describe(id)}` : ''}.`, shown.last);
+    const left = model.settling.filter((a) => !listed.has(idKey(a)));
+    const meanwhile = left.length ? `; meanwhile ${left.map(describe).join(', ')} left the list (not compared: removed by an earlier request of the suite, whose effect may come late)` : '';
+    throw new Violation('a removed SFTP account stayed listed', `${after} still listed it${meanwhile}.`, shown.last);
   };
 
   return {
@@ -118,13 +138,15 @@ function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoin
       const exchange = await io.send(listing);
       const listed = accountsOf(exchange);
       if (!listed) throw new NotObservable(`the environment's additional SFTP accounts could not be read (${answered(exchange)}), so no removal can be observed`, exchange);
-      for (const [id, username] of listed) usernames.set(id, username);
-      const accounts = [...listed.keys()].filter((id) => id !== excluded);
-      return { model: { accounts, removalsLeft: setting.budget.irreversible - removed.length }, real: { remove: (m, id) => remove(io, m, id), describe } };
+      for (const [key, account] of listed) usernames.set(key, account.username);
+      const settling = (key: string) => removed.has(key) || (excluded !== undefined && key === idKey(excluded));
+      const all = [...listed.values()].map((account) => account.id);
+      const model = { accounts: all.filter((id) => !settling(idKey(id))), settling: all.filter((id) => settling(idKey(id))), removalsLeft: setting.budget.irreversible - removed.size };
+      return { model, real: { remove: (m, id) => remove(io, m, id), describe } };
     },
     finish: async () =>
-      removed.length
-        ? [`STATE-SFTP-REMOVE removed ${removed.length} additional SFTP account${removed.length === 1 ? '' : 's'} of environment ${envId} (the document shows no way to add one back): ${someOf(removed.map(describe))}`]
+      removed.size
+        ? [`STATE-SFTP-REMOVE removed ${removed.size} additional SFTP account${removed.size === 1 ? '' : 's'} of environment ${envId} (the document shows no way to add one back): ${someOf([...removed.values()].map(describe))}`]
         : [],
   };
 }

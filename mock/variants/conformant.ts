@@ -23,6 +23,9 @@ const nextErrorShape = counter();
 const nextRequest = counter();
 const next401 = counter();
 
+/** The serial of `dns-soa-serial`: one more for every DNS update accepted (by any of the mock's instances: it only grows). */
+let soaSerial = 2025010100;
+
 /**
  * 401 messages in other words than the mock's: each says the key is missing or invalid, but for
  * `Unauthorized`, which names the credential only (a warning, never a failure).
@@ -91,6 +94,17 @@ export const conformantVariants: readonly Variant[] = [
       for (let i = 0; i < text.length; i += 7) res.write(text.slice(i, i + 7));
       res.end();
       return true;
+    },
+  }),
+  conformant('dns-soa-serial', 'Each DNS list also shows the zone\'s SOA record, whose serial grows with every DNS update accepted (RFC 2136 §3.6; ASM-DNS-OTHERS-UNCHANGED).', {
+    respond: (endpoint, _request, response) => {
+      if (!is2xx(response.status)) return response;
+      if (endpoint?.name === 'updateDnsRecords') soaSerial++;
+      if (endpoint?.name !== 'listDnsRecords') return response;
+      const body = structuredClone(response.body) as { domain: { dns_records: { name: string }[] } };
+      const apex = body.domain.dns_records[0]?.name.replace(/^[_*][^.]*\./, '') ?? 'example.test';
+      const soa = { type: 'SOA', name: apex, ttl: 3600, resource_records: [{ value: `ns1.${apex}. hostmaster.${apex}. ${soaSerial} 7200 3600 1209600 300` }] };
+      return { ...response, body: { ...body, domain: { ...body.domain, dns_records: [soa, ...body.domain.dns_records] } } };
     },
   }),
   conformant('connection-close', 'Every answer closes the connection.', withHeaders(undefined, { connection: 'close' })),

@@ -38,6 +38,19 @@ export const stateFaults: readonly Variant[] = [
       }),
     },
   }),
+  fault('dns-update-trims-other-records', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'Every DNS update also trims each other record of the domain to its first value.', {
+    handlers: {
+      updateDnsRecords: (context) => {
+        const answer = handlers.updateDnsRecords(context);
+        const domain = context.store.domain(context.company.id, context.params.domain_id)!;
+        const { type, name } = context.body;
+        for (const other of domain.dnsRecords.filter((r) => (r.type !== type || r.name !== name) && r.resource_records.length > 1)) {
+          context.store.updateDnsRecords(domain, { type: other.type, name: other.name, removed_resource_records: other.resource_records.slice(1) });
+        }
+        return answer;
+      },
+    },
+  }),
   fault('dns-removal-only-first-value', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update removes only the first value of `removed_resource_records`; the others stay.', {
     handlers: { updateDnsRecords: dnsUpdateRewritten((body) => ({ ...body, removed_resource_records: (body.removed_resource_records ?? []).slice(0, 1) })) },
   }),
