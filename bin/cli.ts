@@ -3,11 +3,13 @@
  * module is imported only when it runs, so `help` stays instant and a command pays only for
  * what it uses. Exit codes: 0 success, 1 the command's check failed, 2 bad usage.
  */
+import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { conformFlags } from '../conformance/flags.ts';
 import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
 import { layouts } from '../mock/layouts.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
+import { apiIdentity } from '../spec/identity.ts';
 import { SetupError, UsageError, type Command } from './command.ts';
 import { commandLineSecrets, onCrash, onOutputError } from './process-guard.ts';
 
@@ -72,7 +74,20 @@ function overview(): string {
     'commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     `  ${'help'.padEnd(width)}  show this list, or the flags of one command (help <command>)`,
+    '',
+    'flags:',
+    '  --version, -v  print the package version and the version of the document it checks (spec)',
   ].join('\n');
+}
+
+/**
+ * `hosted-site-contract 0.1.0 (Hosted Site Management API v2, spec 1.106.0)`: the package's own
+ * version from its package.json, the document's from the model's identity (not the whole model).
+ */
+function versionLine(): string {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const { title, basePath, specVersion } = apiIdentity;
+  return `${PROGRAM} ${version} (${title} ${basePath.replace(/^\//, '')}, spec ${specVersion})`;
 }
 
 const commandHelp = (c: Command): string =>
@@ -88,6 +103,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   // Loaded only when something may be printed that the user typed: `help` stays instant.
   const processSanitizer = async () => new (await import('../sanitize/sanitizer.ts')).Sanitizer(commandLineSecrets(argv, process.env));
+  if (name === '--version' || name === '-v') {
+    if (args.length) return usageError(`${name} takes no arguments`, await processSanitizer());
+    console.log(versionLine());
+    return 0;
+  }
   if (name === 'help' || isHelpFlag(name)) {
     const topic = args[0] === undefined ? undefined : commands.find((c) => c.name === args[0]);
     if (args[0] !== undefined && !topic) return usageError(`unknown command '${args[0]}'`, await processSanitizer());

@@ -5,14 +5,13 @@
  */
 import { endpoints } from './endpoints.ts';
 import { assumptions, conflicts, unknowns } from './gaps.ts';
+import { apiIdentity } from './identity.ts';
 import type { Api } from './model.ts';
 import { resources } from './resources.ts';
 import { rules } from './rules.ts';
 
 export const api = {
-  title: 'Hosted Site Management API',
-  specVersion: '1.106.0',
-  basePath: '/v2',
+  ...apiIdentity,
   document: 'hosted-site-api.md',
   auth: {
     scheme: 'bearer',
