@@ -53,10 +53,12 @@ const commands: readonly Command[] = [
   {
     name: 'self-test',
     summary: 'run the suite against every fault and conformant variant of the mock; print the detection score',
-    usage: 'self-test [--list] [--only NAME,...] [--jobs N] [--json FILE]',
+    usage: 'self-test [--list] [--only NAME,...] [--shard I/N] [--jobs N] [--json FILE]',
     flags: [
       '--list           list the catalogue (name, the rule and operation a fault must be caught as)',
       '--only NAME,...  run only these variants',
+      '--shard I/N      run shard I of N (a CI matrix job): every Nth of the chosen variants in catalogue order,',
+      '                 starting with the Ith; the N shards together run each chosen variant exactly once',
       '--jobs N         conform runs in parallel (default: the number of CPUs, at least 2)',
       '--json FILE      also write the result as JSON (for CI)',
       '',

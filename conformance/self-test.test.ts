@@ -1,7 +1,18 @@
-/** The self-test's scoring, on hand-made run results. The runs themselves are the CI gate `npm run mutation`. */
+/**
+ * The self-test's scoring, on hand-made run results, and its sharding. The full runs are the CI
+ * gate `npm run mutation`; here one shard of two variants runs end to end.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../bin/command.ts';
 import type { Variant } from '../mock/variant.ts';
-import { judgeVariant, summarize, type RunResult } from './self-test.ts';
+import { catalogue } from '../mock/variants/index.ts';
+import { judgeVariant, parseShard, shardOf, summarize, type RunResult, type SelfTestReport } from './self-test.ts';
 
 const fault: Variant = { name: 'f', kind: 'fault', rule: 'ACK-202', endpoint: 'clearCdnCache', description: '', hooks: {} };
 const conformant: Variant = { name: 'c', kind: 'conformant', description: '', hooks: {} };
@@ -42,4 +53,88 @@ describe('summarize', () => {
     const alarm = judgeVariant(conformant, run(1));
     expect(summarize([killed, alarm])).toMatchObject({ ok: false, falseAlarms: 1 });
   });
+});
+
+describe('shardOf', () => {
+  const shards = <T>(items: readonly T[], count: number) => Array.from({ length: count }, (_, i) => shardOf(items, { index: i + 1, count }));
+
+  it('for any n from 1 to 10, the n shards partition the catalogue: together all of it, none shared', () => {
+    const names = catalogue.map((v) => v.name);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10 }), (count) => {
+        const slices = shards(names, count);
+        expect(slices.flat().sort()).toEqual([...names].sort());
+        expect(new Set(slices.flat()).size).toBe(names.length);
+      }),
+    );
+  });
+
+  it('partitions any list, keeps its order within a shard and balances sizes within one', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string(), { maxLength: 40 }), fc.integer({ min: 1, max: 10 }), (items, count) => {
+        const slices = shards(items, count);
+        expect(slices.flat().sort()).toEqual([...items].sort());
+        for (const slice of slices) expect(slice).toEqual(items.filter((x) => slice.includes(x)));
+        const sizes = slices.map((x) => x.length);
+        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+
+  it('cuts the same list the same way every time', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 10 }), fc.nat(), (count, k) => {
+      const shard = { index: (k % count) + 1, count };
+      expect(shardOf(catalogue, shard).map((v) => v.name)).toEqual(shardOf([...catalogue], shard).map((v) => v.name));
+    }));
+  });
+});
+
+describe('parseShard', () => {
+  it.each([
+    ['1/1', { index: 1, count: 1 }],
+    ['2/3', { index: 2, count: 3 }],
+    ['10/10', { index: 10, count: 10 }],
+  ])('reads %s', (text, want) => {
+    expect(parseShard(text)).toEqual(want);
+  });
+
+  it.each(['0/2', '3/2', 'a/b', '1/0', '1', '/3', '1/3/5', ' 1/3', '-1/3', '1.5/3', '99999999999999999999/99999999999999999999'])('refuses %s', (text) => {
+    expect(() => parseShard(text)).toThrow(UsageError);
+  });
+});
+
+describe('self-test --shard, as a user runs it', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, ['bin/hosted-site-contract.js', 'self-test', ...args], { cwd: root, env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      );
+    });
+
+  it.each(['0/2', '3/2', 'a/b', '1/0'])('--shard %s: one line, exit 2, nothing run', async (value) => {
+    const run = await cli('--shard', value);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(`--shard needs i/n`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('with --only and --json: runs the shard of the chosen variants and says which in the table and the report', async () => {
+    const [first, second, third] = catalogue.filter((v) => v.kind === 'conformant').map((v) => v.name);
+    const dir = await mkdtemp(join(tmpdir(), 'hsc-shard-'));
+    try {
+      const file = join(dir, 'self-test.json');
+      const run = await cli('--only', `${first},${second},${third}`, '--shard', '2/2', '--jobs', '1', '--json', file);
+      const report = JSON.parse(await readFile(file, 'utf8')) as SelfTestReport;
+      expect(report.results.map((r) => r.name)).toEqual([second]);
+      expect(report.shard).toEqual({ index: 2, count: 2, variants: 1, of: 3 });
+      expect(run.stdout).toContain('shard 2/2: 1 of 3 variants');
+      expect(report.ok).toBe(true);
+      expect(run.code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

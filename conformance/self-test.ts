@@ -5,6 +5,7 @@
  * failure that broke the rule the fault breaks (among any others the same exchange broke), on
  * the operation where it shows; a conformant variant
  * passes when the run conforms. Exit 1 unless every fault is killed and nothing raises a false alarm.
+ * `--shard i/n` runs one deterministic slice, so the jobs of a CI matrix share the catalogue.
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -41,7 +42,16 @@ export interface VariantResult {
   readonly error?: string;
 }
 
+/** `--shard index/count`: the slice of the chosen variants one machine of a CI matrix runs. */
+export interface Shard {
+  /** From 1 to `count`. */
+  readonly index: number;
+  readonly count: number;
+}
+
 export interface SelfTestReport {
+  /** Present when `--shard` ran a slice: which one, and how many of the chosen variants it held. */
+  readonly shard?: Shard & { readonly variants: number; readonly of: number };
   readonly ok: boolean;
   readonly faults: number;
   readonly killed: number;
@@ -83,6 +93,25 @@ export function summarize(results: readonly VariantResult[]): SelfTestReport {
   };
 }
 
+/** `i/n` with 1 ≤ i ≤ n, both whole numbers; anything else is a usage error. */
+export function parseShard(text: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
+  if (!(Number.isSafeInteger(index) && Number.isSafeInteger(count) && index >= 1 && index <= count)) {
+    throw new UsageError(`--shard needs i/n with whole numbers 1 ≤ i ≤ n (e.g. 1/3), not '${text}'`);
+  }
+  return { index, count };
+}
+
+/**
+ * Shard `index` of `count`: the items whose position, in the order given (catalogue order), is
+ * `index - 1` modulo `count`. Depends on nothing but the list, so every machine of a matrix cuts
+ * it alike; each item lands in exactly one shard, and shard sizes differ by at most one.
+ */
+export function shardOf<T>(items: readonly T[], { index, count }: Shard): T[] {
+  return items.filter((_, position) => position % count === index - 1);
+}
+
 /** Runs `conform --mock-variant NAME --reporter json` in its own process. */
 function runConform(variant: Variant, timeoutMs: number): Promise<RunResult> {
   const started = performance.now();
@@ -119,15 +148,17 @@ const MARK: Record<Verdict, string> = {
 };
 
 function renderTable(report: SelfTestReport): string {
-  const width = Math.max(...report.results.map((r) => r.name.length));
+  const width = Math.max(0, ...report.results.map((r) => r.name.length));
   const lines = report.results.map((r) => {
     const detail = r.verdict === 'killed' || r.verdict === 'passed' ? (r.expected ?? '') : r.error ?? `${r.expected ? `expected ${r.expected}; ` : ''}caught as: ${r.caughtAs.slice(0, 4).join(', ') || 'nothing'}`;
     return `  ${MARK[r.verdict].padEnd(11)} ${r.kind === 'fault' ? 'fault     ' : 'conformant'} ${r.name.padEnd(width)}  ${detail}`;
   });
   const pct = (report.score * 100).toFixed(1);
+  const { shard } = report;
   return [
     ...lines,
     '',
+    ...(shard ? [`shard ${shard.index}/${shard.count}: ${shard.variants} of ${shard.of} variants`] : []),
     `detection score: ${report.killed}/${report.faults} faults killed (${pct}%), each on its own rule and operation`,
     `false alarms: ${report.falseAlarms}/${report.conformant} conformant variants`,
     report.ok ? 'self-test passed' : 'self-test FAILED',
@@ -140,7 +171,9 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
     only: { type: 'string' },
     jobs: { type: 'string' },
     json: { type: 'string' },
+    shard: { type: 'string' },
   });
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.list) {
     for (const v of catalogue) console.log(`${v.kind.padEnd(10)} ${v.name}  ${expectedOf(v) ?? ''}  ${v.description}`);
     return 0;
@@ -148,7 +181,8 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
   const names = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
   const unknown = names?.filter((n) => !catalogue.some((v) => v.name === n)) ?? [];
   if (unknown.length) throw new UsageError(`--only: no variant named ${unknown.map((n) => `'${n}'`).join(', ')}`);
-  const chosen = names ? catalogue.filter((v) => names.includes(v.name)) : catalogue;
+  const selected = names ? catalogue.filter((v) => names.includes(v.name)) : catalogue;
+  const chosen = shard ? shardOf(selected, shard) : selected;
   const jobs = flags.jobs === undefined ? Math.max(2, availableParallelism()) : Number(flags.jobs);
   if (!(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64)) throw new UsageError(`--jobs needs a whole number from 1 to 64, not '${flags.jobs}'`);
 
@@ -159,7 +193,7 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
     process.stderr.write(`[${++done}/${chosen.length}] ${MARK[r.verdict]} ${r.name} (${(r.ms / 1000).toFixed(1)} s)\n`);
     return r;
   });
-  const report = summarize(results);
+  const report: SelfTestReport = { ...(shard ? { shard: { ...shard, variants: chosen.length, of: selected.length } } : {}), ...summarize(results) };
   console.log(renderTable(report));
   console.log(`${chosen.length} variants in ${((performance.now() - started) / 1000).toFixed(1)} s with ${jobs} parallel runs`);
   if (flags.json) await writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
