@@ -72,7 +72,8 @@ describe('runConformance', () => {
     const expected = api.rules.flatMap((r) => (r.scope === 'target' ? [`${r.id} *`] : api.endpoints.filter((e) => inScope(r, e)).map((e) => `${r.id} ${operation(e)}`)));
     expect(report.checks.map((c) => `${c.rule} ${c.operation}`)).toEqual(expected);
     const row = (rule: string, op: string) => report.checks.find((c) => c.rule === rule && c.operation === op);
-    expect(row('AUTH-401', 'GET /sites/{site_id}')).toMatchObject({ outcome: 'passed', exchanges: 1 });
+    // The row's duration: the time of the answer it judged (1 ms in this fake).
+    expect(row('AUTH-401', 'GET /sites/{site_id}')).toMatchObject({ outcome: 'passed', exchanges: 1, ms: 1 });
     expect(row('BASE-PATH', '*')).toMatchObject({ outcome: 'passed' });
     expect(row('INPUT-ACCEPT', 'POST /sites/{site_id}/reset-site')).toMatchObject({ outcome: 'skipped', reason: 'needs --allow-destructive' });
     expect(row('AUTH-401', 'GET /validate')).toMatchObject({ outcome: 'skipped', reason: 'no probe exercised it' });

@@ -104,7 +104,12 @@ export function secretsOf(target: Target): Secret[] {
 interface Tally {
   exchanges: number;
   errors: number;
+  /** Time spent waiting on the answers judged (ms): the row's duration in reports. */
+  ms: number;
 }
+
+/** How long an exchange took, answered or not. */
+const tookMs = (exchange: Exchange): number => exchange.response?.ms ?? exchange.failure?.ms ?? 0;
 
 export async function runConformance(input: RunInput): Promise<Report> {
   const started = input.startedAt ?? Date.now();
@@ -148,7 +153,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
   const tally = (rule: RuleId, op: string): Tally => {
     const key = pairKey(rule, op);
     let t = tallies.get(key);
-    if (!t) tallies.set(key, (t = { exchanges: 0, errors: 0 }));
+    if (!t) tallies.set(key, (t = { exchanges: 0, errors: 0, ms: 0 }));
     return t;
   };
   const sentTo = new Map<string, number>();
@@ -193,7 +198,9 @@ export async function runConformance(input: RunInput): Promise<Report> {
       }
       if (!applies || !inRules(check.rule)) continue;
       owned ||= exchange.failure !== undefined;
-      tally(check.rule, op).exchanges++;
+      const row = tally(check.rule, op);
+      row.exchanges++;
+      row.ms += tookMs(exchange);
       let verdict: Verdict | undefined;
       try {
         verdict = check.check(checkContext, exchange);
@@ -207,7 +214,9 @@ export async function runConformance(input: RunInput): Promise<Report> {
     // A transport failure no active check took is still the probe's failure: it must show, even
     // under a rule --only left out, or a server that drops connections would pass a narrowed run.
     if (exchange.failure && !owned) {
-      tally(exchange.probe.rule, op).exchanges++;
+      const row = tally(exchange.probe.rule, op);
+      row.exchanges++;
+      row.ms += tookMs(exchange);
       broken.push({ rule: exchange.probe.rule, verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message } });
     }
     if (broken.length) record(order, { ...mergeVerdicts(broken), operation: op, probe: exchange.probe.title, exchange });
@@ -259,6 +268,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     };
     const ops = scenario.endpoints.map(operation);
     let outcome: Awaited<ReturnType<Scenario['run']>>;
+    const scenarioStarted = performance.now();
     try {
       outcome = await scenario.run(send);
     } catch (error) {
@@ -272,6 +282,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
       continue;
     }
     for (const op of ops) tally(scenario.rule, op).exchanges++;
+    // The property's whole run is the action's row's duration (the read's row shares it, and is not counted twice).
+    if (ops[0]) tally(scenario.rule, ops[0]).ms += performance.now() - scenarioStarted;
     if (outcome.verdict) {
       // The rule is about the action (the scenario's first endpoint); the exchange shown may be the read that observed it.
       const op = ops[0] ?? (outcome.exchange ? operation(outcome.exchange.probe.endpoint) : '*');
@@ -471,8 +483,9 @@ function row(rule: Rule, e: Endpoint | undefined, op: string, input: SummaryInpu
   const skipped = reasons.get(pairKey(rule.id, op)) ?? [];
   const exchanges = t?.exchanges ?? 0;
   const conflicts = e ? conflictWords(rule, e, input.options) : [];
-  if (t && t.errors > 0) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, failures: t.errors }, [...conflicts, ...partly(skipped)]);
-  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges }, [...conflicts, ...partly(skipped)]);
+  const ms = Math.round(t?.ms ?? 0);
+  if (t && t.errors > 0) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, ms, failures: t.errors }, [...conflicts, ...partly(skipped)]);
+  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges, ms }, [...conflicts, ...partly(skipped)]);
   const why = skipped.length ? skipped : [fallbackReason(e, input)];
   return withReason({ rule: rule.id, operation: op, outcome: 'skipped', exchanges: 0 }, why);
 }

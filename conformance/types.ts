@@ -188,6 +188,8 @@ export interface CheckSummary {
   readonly outcome: Outcome;
   /** Exchanges the check judged. */
   readonly exchanges: number;
+  /** Time spent on the answers it judged, in ms (a STATE row: its property's whole run); absent when nothing was judged. */
+  readonly ms?: number;
   /** On a failed row: the failures that broke this rule here, listed in `failures` or not (at most a few are kept). */
   readonly failures?: number;
   /** Why it was skipped, or notes such as the conflicts it accepted either side of. */

@@ -32,8 +32,8 @@ const report: Report = {
   options: {},
   summary: { passed: 1, failed: 1, skipped: 1, warnings: 1, distinctFailures: 2, ruleViolations: 2 },
   checks: [
-    { rule: 'AUTH-401', operation: 'GET /sites/{site_id}', outcome: 'failed', exchanges: 2 },
-    { rule: 'AUTH-401', operation: 'GET /validate', outcome: 'passed', exchanges: 1, reason: `note ${nasty}` },
+    { rule: 'AUTH-401', operation: 'GET /sites/{site_id}', outcome: 'failed', exchanges: 2, ms: 1500 },
+    { rule: 'AUTH-401', operation: 'GET /validate', outcome: 'passed', exchanges: 1, ms: 25, reason: `note ${nasty}` },
     { rule: 'ERR-BODY', operation: 'GET /validate', outcome: 'skipped', exchanges: 0, reason: `skipped ${nasty}` },
   ],
   coverage: {
@@ -63,7 +63,14 @@ describe('renderJunit', () => {
     expect(xml.match(/<testcase /g)).toHaveLength(3);
     expect(xml.match(/<failure /g)).toHaveLength(1);
     expect(xml).toContain('(and 1 more)');
-    expect(xml.match(/<skipped /g)).toHaveLength(1);
+    // Shaped as the Jenkins JUnit schema wants: the reason as `<skipped>` content, no skip count on `<testsuites>`.
+    expect(xml.match(/<skipped>[^<]*<\/skipped>/g)).toHaveLength(1);
+    expect(xml).not.toMatch(/<skipped /);
+    expect(xml).not.toMatch(/<testsuites [^>]*skipped=/);
+    // Real durations: each row's time on the answers it judged, each suite the sum of its rows.
+    expect(xml).toMatch(/<testcase classname="AUTH-401" name="GET \/sites\/\{site_id\}" time="1\.500"/);
+    expect(xml).toMatch(/<testcase classname="AUTH-401" name="GET \/validate" time="0\.025"/);
+    expect(xml).toMatch(/<testsuite name="AUTH-401" [^>]*time="1\.525"/);
     expect(xml).toMatch(/<testsuite name="AUTH-401" tests="2" failures="1" errors="0" skipped="0"/);
   });
 

@@ -70,10 +70,11 @@ function failureElement(row: CheckSummary, own: readonly Failure[], related: rea
 }
 
 function testcase(row: CheckSummary, own: readonly Failure[], related: readonly Failure[], warnings: readonly Failure[]): string {
-  const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="0" assertions="${row.exchanges}">`;
+  const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="${seconds(row.ms ?? 0)}" assertions="${row.exchanges}">`;
   const body: string[] = [];
   if (row.outcome === 'failed') body.push(failureElement(row, own, related));
-  else if (row.outcome === 'skipped') body.push(`      <skipped message="${attr(row.reason ?? 'skipped')}"/>`);
+  // The reason as content: the Jenkins JUnit schema gives `<skipped>` no attributes.
+  else if (row.outcome === 'skipped') body.push(`      <skipped>${xmlEscape(row.reason ?? 'skipped')}</skipped>`);
   const out = [...(row.outcome !== 'skipped' && row.reason ? [`note: ${row.reason}`] : []), ...warnings.map((w) => `warning: ${details(w)}`)];
   if (out.length) body.push(`      <system-out>${xmlEscape(out.join('\n\n'))}</system-out>`);
   return body.length ? `${open}\n${body.join('\n')}\n    </testcase>` : `${open}</testcase>`;
@@ -113,7 +114,7 @@ export function renderJunit(report: Report): string {
     const failed = rows.filter((c) => c.outcome === 'failed').length;
     const skipped = rows.filter((c) => c.outcome === 'skipped').length;
     return [
-      `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="0" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
+      `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(rows.reduce((sum, c) => sum + (c.ms ?? 0), 0))}" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
       `    <properties>\n${properties.replace(/^ {6}/gm, '      ')}\n    </properties>`,
       ...rows.map((c) => testcase(c, byPair(report.failures, c), onOtherOperations(report.failures, c), byPair(report.warnings, c))),
       '  </testsuite>',
@@ -122,7 +123,8 @@ export function renderJunit(report: Report): string {
   const total = report.checks.length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="hosted-site-contract conformance (spec ${attr(report.specVersion)})" tests="${total}" failures="${report.summary.failed}" errors="0" skipped="${report.summary.skipped}" time="${seconds(report.durationMs)}">`,
+    // No `skipped` here: the Jenkins JUnit schema has it on each testsuite only.
+    `<testsuites name="hosted-site-contract conformance (spec ${attr(report.specVersion)})" tests="${total}" failures="${report.summary.failed}" errors="0" time="${seconds(report.durationMs)}">`,
     ...suites,
     '</testsuites>',
     '',
