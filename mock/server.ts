@@ -11,7 +11,7 @@ import { fieldSecret, keySecret, Sanitizer, type Secret } from '../sanitize/sani
 import { api } from '../spec/api.ts';
 import { createApp, type MockRequest, type MockResponse } from './app.ts';
 import { HttpError, renderError } from './errors.ts';
-import { MAX_BODY_BYTES } from './policy.ts';
+import { MAX_BODY_BYTES, type UnmarkedFields } from './policy.ts';
 import { Store } from './store.ts';
 import type { Hooks, Variant } from './variant.ts';
 import { variantNamed } from './variants/index.ts';
@@ -31,6 +31,8 @@ export interface MockOptions {
   readonly variant?: string | Variant;
   /** A layout of data and timing (mock/layouts.ts), by name or value; default the variant's, else the reference fixtures. */
   readonly layout?: string | Layout;
+  /** Whether actions may omit body fields the document does not mark (policy.ts); default `optional`, with a warning. */
+  readonly unmarkedFields?: UnmarkedFields;
 }
 
 /** What a client needs to talk to the mock: both tenants' keys and starting points. */
@@ -241,7 +243,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const layout = typeof chosen === 'string' ? layoutNamed(chosen) : chosen;
   const store = storeFor(options, layout);
   const hooks = variant?.hooks ?? {};
-  const app = createApp(store, hooks, layout?.effectDelayMs ? { effectDelayMs: layout.effectDelayMs } : {});
+  const app = createApp(store, hooks, {
+    ...(layout?.effectDelayMs ? { effectDelayMs: layout.effectDelayMs } : {}),
+    ...(options.unmarkedFields ? { unmarkedFields: options.unmarkedFields } : {}),
+  });
   const server = createMockServer(app, options.log && sanitizedLog(store, options.log), hooks.wire);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
