@@ -10,16 +10,16 @@ import type { Acknowledgement, EndpointName, OperationKind } from '../generated/
 import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
 import type { Endpoint } from '../spec/model.ts';
-import { mockErrorStatuses, secretFieldNames } from '../spec/queries.ts';
-import { badRequest, HttpError, notFound, renderError, unauthorized } from './errors.ts';
+import { mockErrorStatuses, operation, secretFieldNames } from '../spec/queries.ts';
+import { badRequest, HttpError, notFound, renderError, unauthorized, unknownEndpoint } from './errors.ts';
 import type { Context, Handlers } from './handler.ts';
 import type { Hooks } from './variant.ts';
 import { companyHandlers } from './handlers/company.ts';
 import { domainHandlers } from './handlers/domains.ts';
 import { environmentHandlers } from './handlers/environments.ts';
 import { siteHandlers } from './handlers/sites.ts';
-import { MAX_BODY_BYTES, MOCK_EXP_INTERVALS, requiresUnmarkedFields } from './policy.ts';
-import { matchRoute } from './router.ts';
+import { DEFAULT_UNMARKED_FIELDS, MAX_BODY_BYTES, MOCK_EXP_INTERVALS, watchesUnmarkedFields, type UnmarkedFields } from './policy.ts';
+import { matchRoute, missedRoute } from './router.ts';
 import { DEFERRABLE_EFFECTS, type Store } from './store.ts';
 
 export const handlers: Handlers = { ...companyHandlers, ...domainHandlers, ...siteHandlers, ...environmentHandlers };
@@ -52,15 +52,30 @@ function authenticate(store: Store, header: string | string[] | undefined) {
   return match ? store.companyForKey(match[1]!) : undefined;
 }
 
-const problems = (errors: readonly ValidationError[] | null | undefined) =>
-  (errors ?? []).map((e) => ({ field: e.instancePath || '/', problem: e.message ?? e.keyword }));
+/** One problem of a refused request, for the 400's `data` (its content is not shown: UNK-ERROR-DATA). */
+export interface Problem {
+  /** JSON Pointer into the body or query: the field at fault. */
+  readonly path: string;
+  readonly problem: string;
+}
 
-function readQuery(endpoint: Endpoint, search: URLSearchParams): unknown {
-  if (endpoint.queryParams.length === 0) return undefined;
+/** ajv's errors as problems; a missing property points at the property itself. */
+const problemsOf = (errors: readonly ValidationError[] | null | undefined): Problem[] =>
+  (errors ?? []).map((e) => {
+    const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
+    return missing === undefined
+      ? { path: e.instancePath, problem: e.message ?? e.keyword }
+      : { path: `${e.instancePath}/${missing}`, problem: 'is required (the document marks it so)' };
+  });
+
+/** Every problem of the request at once, in one 400. */
+const invalid = (what: string, problems: readonly Problem[]) => badRequest(`invalid ${what}`, { problems });
+
+function readQuery(endpoint: Endpoint, search: URLSearchParams): { query: unknown; problems: Problem[] } {
+  if (endpoint.queryParams.length === 0) return { query: undefined, problems: [] };
   const query = Object.fromEntries(endpoint.queryParams.flatMap((p) => (search.has(p.name) ? [[p.name, search.get(p.name)]] : [])));
   const validate = (queryValidators as Partial<Record<string, Validator>>)[endpoint.name];
-  if (validate && !validate(query)) throw badRequest('invalid query parameters', { errors: problems(validate.errors) });
-  return query;
+  return { query, problems: validate && !validate(query) ? problemsOf(validate.errors).map((p) => ({ ...p, path: `?${p.path.slice(1)}` })) : [] };
 }
 
 function isJsonContentType(header: string | string[] | undefined): boolean {
@@ -69,34 +84,60 @@ function isJsonContentType(header: string | string[] | undefined): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** The endpoint's body, parsed and checked; refusals are 400 (every endpoint with a body may answer 400 in the mock). */
-function readBody(endpoint: Endpoint, request: MockRequest): unknown {
-  if (!endpoint.body) return undefined; // endpoints without a body ignore whatever was sent
+/** A body as read: the parsed object, its problems, and the unmarked fields it omits. */
+interface ReadBody {
+  readonly body: unknown;
+  readonly problems: readonly Problem[];
+  /** Unmarked fields (UNK-BODY-MARKING) the body omits and the mock accepted anyway. */
+  readonly omitted: readonly string[];
+}
+
+/**
+ * The endpoint's body, parsed and checked; a body that cannot be read at all is refused at once,
+ * a readable one gets every problem listed. Refusals are 400 (every endpoint with a body may answer
+ * 400 in the mock).
+ */
+function readBody(endpoint: Endpoint, request: MockRequest, unmarked: UnmarkedFields): ReadBody {
+  if (!endpoint.body) return { body: undefined, problems: [], omitted: [] }; // endpoints without a body ignore whatever was sent
   if (request.tooLarge) throw badRequest(`body larger than ${MAX_BODY_BYTES} bytes`);
   if (!isJsonContentType(request.headers['content-type'])) throw badRequest('the body must be application/json');
-  const optional = !requiresUnmarkedFields(endpoint.effect);
-  if (request.body.length === 0) {
-    if (optional) return {};
-    throw badRequest('a JSON body is required');
-  }
-  const parsed = parseJsonBody(request);
+  const watched = watchesUnmarkedFields(endpoint.effect);
+  if (request.body.length === 0 && watched && unmarked === 'required') throw badRequest('a JSON body is required');
+  const parsed = request.body.length === 0 ? {} : parseJsonBody(request);
   if (parsed === undefined) throw badRequest('the body is not valid UTF-8 JSON');
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('the body must be a JSON object');
   const validate = (requestValidators as Partial<Record<string, Validator>>)[endpoint.name];
-  if (validate && !validate(parsed)) throw badRequest('invalid body', { errors: problems(validate.errors) });
-  const missing = optional ? [] : endpoint.body.filter((f) => !(f.name in parsed));
-  if (missing.length) throw badRequest('missing fields', { errors: missing.map((f) => ({ field: `/${f.name}`, problem: 'is required' })) });
+  const problems = validate && !validate(parsed) ? problemsOf(validate.errors) : [];
+  const absent = watched ? endpoint.body.filter((f) => f.presence === 'not-shown' && !(f.name in parsed)).map((f) => f.name) : [];
+  if (unmarked === 'required') problems.push(...absent.map((name) => ({ path: `/${name}`, problem: 'is required by this mock (--unmarked-fields required; the document does not mark it)' })));
   const interval = (parsed as { exp_interval?: unknown }).exp_interval;
-  if (endpoint.name === 'changeSshExpirationInterval' && !MOCK_EXP_INTERVALS.includes(interval as string)) {
-    throw badRequest('exp_interval is not one of the allowed values', { errors: [{ field: '/exp_interval', problem: 'not allowed' }] });
+  if (endpoint.name === 'changeSshExpirationInterval' && typeof interval === 'string' && !MOCK_EXP_INTERVALS.includes(interval)) {
+    problems.push({ path: '/exp_interval', problem: `is not one of the allowed values (this mock allows ${MOCK_EXP_INTERVALS.join(', ')})` });
   }
   // The update names a DNS record, whose `name` is a host name (§Resources and fields > DNS record);
   // storing any other string would make every later GET dns-records answer an invalid body.
   const recordName = (parsed as { name?: unknown }).name;
   if (endpoint.name === 'updateDnsRecords' && typeof recordName === 'string' && !formatRegex.hostname.test(recordName)) {
-    throw badRequest('name is not a host name', { errors: [{ field: '/name', problem: 'must be a host name' }] });
+    problems.push({ path: '/name', problem: 'must be a host name' });
   }
-  return parsed;
+  return { body: parsed, problems, omitted: unmarked === 'optional' ? absent : [] };
+}
+
+/**
+ * The warning an answer carries when the mock accepted a body without some unmarked fields: a
+ * real server may require them (ASM-NOT-SHOWN-FIELDS-SENT). One header line, ASCII only.
+ */
+export const omittedFieldsWarning = (omitted: readonly string[]): string =>
+  `omitted body field${omitted.length === 1 ? '' : 's'} ${omitted.join(', ')}: accepted, as the document does not mark ${omitted.length === 1 ? 'it' : 'them'} required or optional (UNK-BODY-MARKING); a server may require ${omitted.length === 1 ? 'it' : 'them'}, so send every field (ASM-NOT-SHOWN-FIELDS-SENT)`;
+
+/** The response header that carries the mock's warnings to client authors. */
+export const WARNING_HEADER = 'x-contract-warning';
+
+/** The 404 for a request no endpoint matched, naming what it may have meant (paths outside the base path too). */
+function unknownRoute(method: string, pathname: string): HttpError {
+  const below = pathname.startsWith(`${api.basePath}/`) ? pathname.slice(api.basePath.length) : undefined;
+  const miss = missedRoute(method, below ?? pathname);
+  return unknownEndpoint(method, { allowed: miss.allowed, closest: miss.closest.map(operation) }, below === undefined ? api.basePath : undefined);
 }
 
 const withoutSecrets = (details: object) =>
@@ -133,6 +174,8 @@ function lenientBody(request: MockRequest): Record<string, unknown> {
 export interface AppOptions {
   /** Observable changes of actions are applied this long after the answer (a layout's timing). */
   readonly effectDelayMs?: number;
+  /** Whether actions may omit body fields the document does not mark (UNK-BODY-MARKING); default `optional`. */
+  readonly unmarkedFields?: UnmarkedFields;
 }
 
 /** The store as handlers see it when effects are deferred: the same, but observable changes wait (the timer never keeps the process alive). */
@@ -161,6 +204,7 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
   const handlerStore = options.effectDelayMs ? deferringEffects(store, options.effectDelayMs) : store;
   const base = `${api.basePath}/`;
   const reference = Object.keys(hooks).length === 0;
+  const unmarked = options.unmarkedFields ?? DEFAULT_UNMARKED_FIELDS;
   const effective: Handlers = { ...handlers, ...hooks.handlers };
   const run = (request: MockRequest): MockResponse => {
     let endpoint: Endpoint | undefined;
@@ -178,15 +222,20 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       const allowed = hooks.authenticate ? hooks.authenticate(route?.endpoint, request, keyCompany !== undefined) : keyCompany !== undefined;
       if (!allowed) throw unauthorized();
       const company = keyCompany ?? store.companies[0]!;
-      if (!route || !endpoint) throw notFound('endpoint');
+      if (!route || !endpoint) throw unknownRoute(request.method, url.pathname);
       // Ids that are not UUIDs name nothing: 404 (CONFLICT-READ-MALFORMED-ID, CONFLICT-ACTION-UNKNOWN-RESOURCE).
       for (const value of Object.values(route.params)) if (!formatRegex.uuid.test(value)) throw notFound('resource');
       let query: unknown;
       let body: unknown;
+      let omitted: readonly string[] = [];
       let refusal: HttpError | undefined;
       try {
-        query = readQuery(endpoint, url.searchParams);
-        body = readBody(endpoint, request);
+        const read = readQuery(endpoint, url.searchParams);
+        const sent = readBody(endpoint, request, unmarked);
+        const problems = [...read.problems, ...sent.problems];
+        if (problems.length) throw invalid(read.problems.length ? (sent.problems.length ? 'query and body' : 'query parameters') : 'body', problems);
+        ({ query } = read);
+        ({ body, omitted } = sent);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         refusal = error;
@@ -215,7 +264,9 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
         },
       };
       const handler = effective[endpoint.name as EndpointName] as (c: Context<EndpointName>) => unknown;
-      return { status: success.kind === 'ack' ? 202 : 200, body: handler(context), endpoint };
+      const answer = handler(context);
+      const warning = omitted.length ? { [WARNING_HEADER]: omittedFieldsWarning(omitted) } : undefined;
+      return { status: success.kind === 'ack' ? 202 : 200, body: answer, endpoint, ...(warning ? { headers: warning } : {}) };
     } catch (error) {
       if (error instanceof HttpError) {
         if (reference && endpoint && !mockErrorStatuses(endpoint).includes(error.status)) throw new Error(`mock bug: ${error.status} on ${endpoint.name}`);

@@ -4,12 +4,21 @@ import type { SanitizedStream, Sanitizer } from '../sanitize/sanitizer.ts';
 import { startMock } from './server.ts';
 import { catalogue } from './variants/index.ts';
 import { layouts } from './layouts.ts';
+import { UNMARKED_FIELDS_CHOICES } from './policy.ts';
+import { LOG_FORMATS } from './request-log.ts';
 
 export function parsePort(text: string | undefined): number {
   if (text === undefined) return 4010;
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, not '${text}'`);
   return port;
+}
+
+/** A flag's value from a fixed set; undefined when the flag was not given. */
+function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!choices.includes(value as T)) throw new UsageError(`${flag} must be one of ${choices.join(', ')}, not '${value}'`);
+  return value as T;
 }
 
 /** What the usual `listen` failures mean, for a one-line error. */
@@ -44,7 +53,9 @@ function batchedLog(stream: SanitizedStream) {
  * environment). A listen failure is the environment's, not a failed check: `SetupError`, exit 2.
  */
 export async function runMock(args: readonly string[], sanitizer?: Sanitizer): Promise<number> {
-  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' } });
+  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' }, 'unmarked-fields': { type: 'string' }, log: { type: 'string' } });
+  const unmarkedFields = oneOf('--unmarked-fields', flags['unmarked-fields'], UNMARKED_FIELDS_CHOICES);
+  const logFormat = oneOf('--log', flags.log, LOG_FORMATS);
   const host = flags.host ?? '127.0.0.1';
   const port = parsePort(flags.port);
   const variant = flags.fault === undefined ? undefined : catalogue.find((v) => v.name === flags.fault);
@@ -55,7 +66,7 @@ export async function runMock(args: readonly string[], sanitizer?: Sanitizer): P
   const log = batchedLog(sanitizer ? sanitizer.writer(process.stderr) : process.stderr);
   let mock;
   try {
-    mock = await startMock({ host, port, ...(variant ? { variant } : {}), ...(flags.layout !== undefined ? { layout: flags.layout } : {}), log: log.write });
+    mock = await startMock({ host, port, ...(variant ? { variant } : {}), ...(flags.layout !== undefined ? { layout: flags.layout } : {}), log: log.write, ...(unmarkedFields ? { unmarkedFields } : {}), ...(logFormat ? { logFormat } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new SetupError(`cannot listen on ${host}:${port}: ${(code && listenErrors[code]) ?? (error as Error).message}${code ? ` (${code})` : ''}`);

@@ -10,7 +10,7 @@ import { formatArb, formatNearMisses, wpCommandNearMisses } from '../spec/arbitr
 import type { Endpoint, FieldType } from '../spec/model.ts';
 import { isAck, mockErrorStatuses, operation } from '../spec/queries.ts';
 import { WP_COMMAND_MAX_LENGTH } from '../spec/rules.ts';
-import { MOCK_EXP_INTERVALS, requiresUnmarkedFields } from './policy.ts';
+import { MOCK_EXP_INTERVALS } from './policy.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { expectError, rows, sampleOne, send, tenantOf, validRequest, type ApiRequest, type Exchange, type SendOptions, type Tenant } from './test-kit.ts';
 
@@ -31,8 +31,8 @@ const expectSuccess = (answer: Exchange, endpoint: Endpoint) =>
 const withPathIds = api.endpoints.filter((e) => e.pathParams.length > 0);
 const withBody = api.endpoints.filter((e) => e.body !== undefined);
 const withQuery = api.endpoints.filter((e) => e.queryParams.length > 0);
-/** Endpoints whose unmarked body fields the mock requires (UNK-BODY-MARKING, policy.ts). */
-const requiringFields = withBody.filter((e) => requiresUnmarkedFields(e.effect));
+/** Fields the document marks required: the only ones whose absence the default mock refuses (UNK-BODY-MARKING, policy.ts). */
+const markedRequired = (e: Endpoint) => (e.body ?? []).filter((f) => f.presence === 'required').map((f) => f.name);
 const bodyFieldNames = (e: Endpoint) => (e.body ?? []).map((f) => f.name);
 
 // ---- authentication (§Authentication 1-2) -------------------------------------------------------
@@ -185,13 +185,17 @@ const inputCases: InputCase[] = [
       wrongTypes(field.type).map((value): InputCase => [`${operation(endpoint)}: ${field.name} = ${JSON.stringify(value)}`, { given: { endpoint, alter: setField(field.name, value) }, want: 400 }]),
     ),
   ]),
-  // Actions need every field (policy.ts); the themes filter needs none.
+  // Only fields the document marks required must be there (policy.ts; mock/unmarked-fields.test.ts has the strict mode).
   ...withBody.flatMap((endpoint): InputCase[] => {
-    const want = requiringFields.includes(endpoint) ? 400 : 'accepted';
+    const required = markedRequired(endpoint);
+    const want = required.length ? 400 : 'accepted';
     return [
       [`${operation(endpoint)}: an empty body`, { given: { endpoint, alter: rawBody(() => '') }, want }],
       [`${operation(endpoint)}: an empty object`, { given: { endpoint, alter: (v) => ({ req: { ...v, body: {} } }) }, want }],
-      ...bodyFieldNames(endpoint).map((name): InputCase => [`${operation(endpoint)}: ${name} missing`, { given: { endpoint, alter: dropField(name) }, want }]),
+      ...bodyFieldNames(endpoint).map((name): InputCase => [
+        `${operation(endpoint)}: ${name} missing`,
+        { given: { endpoint, alter: dropField(name) }, want: required.includes(name) ? 400 : 'accepted' },
+      ]),
     ];
   }),
   // Formats of id and address fields.

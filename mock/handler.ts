@@ -12,7 +12,7 @@ export interface Context<N extends EndpointName> {
   /** The request body, already checked against the endpoint's request schema. */
   readonly body: Endpoints[N]['request'];
   /** Records an acknowledged operation on `target` and returns its 202 body. */
-  readonly acknowledge: (target: string, details?: object, message?: string) => Extract<Endpoints[N]['response'], Acknowledgement>;
+  readonly acknowledge: (target: string | undefined, details?: object, message?: string) => Extract<Endpoints[N]['response'], Acknowledgement>;
 }
 
 export type Handler<N extends EndpointName> = (context: Context<N>) => Endpoints[N]['response'];

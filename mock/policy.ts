@@ -10,11 +10,19 @@
 export const MOCK_EXP_INTERVALS: readonly string[] = ['days_1', 'days_3', 'days_7', 'days_14', 'days_30'];
 
 /**
- * UNK-BODY-MARKING: body fields without required/optional marking are required by the mock on
- * action endpoints (an action missing its input cannot run) and optional on the themes-list
- * GET body (a filter). A server making them optional is conformant too.
+ * UNK-BODY-MARKING: how the mock treats body fields without required/optional marking.
+ * `optional` (the default, for client authors): an action may omit them; the answer carries a
+ * warning (`X-Contract-Warning`) naming each one, since a real server may require them
+ * (ASM-NOT-SHOWN-FIELDS-SENT). `required`: actions refuse a body without them (an action missing
+ * its input cannot run), as the mock did before. Reads (the themes-list filter) never require
+ * them. A server doing either is conformant.
  */
-export const requiresUnmarkedFields = (effect: 'read' | 'mutating' | 'destructive'): boolean => effect !== 'read';
+export type UnmarkedFields = 'optional' | 'required';
+export const UNMARKED_FIELDS_CHOICES: readonly UnmarkedFields[] = ['optional', 'required'];
+export const DEFAULT_UNMARKED_FIELDS: UnmarkedFields = 'optional';
+
+/** Whether the mock watches an endpoint's unmarked fields: refuses (required) or warns (optional) when omitted. */
+export const watchesUnmarkedFields = (effect: 'read' | 'mutating' | 'destructive'): boolean => effect !== 'read';
 
 /** Largest request body the mock reads (`wp_command` tops out at 5000 characters). */
 export const MAX_BODY_BYTES = 256 * 1024;

@@ -1,18 +1,24 @@
 /**
  * The mock's request log passes the project's one sanitizer: a fixture secret a client puts in a
  * path, in any form the sanitizer knows, leaves only a marker naming the key (or a plain one for
- * a secret field's value). Log lines carry no header, query or body at all.
+ * a secret field's value). Log lines carry no header and no query; bodies appear as JSON with
+ * secret fields' values redacted, in text or (`logFormat: 'json'`) one JSON object per line.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeRegex } from '../spec/queries.ts';
+import { api } from '../spec/api.ts';
+import { escapeRegex, fillPath, secretFieldNames } from '../spec/queries.ts';
 import { startMock, type RunningMock } from './server.ts';
 
 let mock: RunningMock;
+let jsonMock: RunningMock;
 const lines: string[] = [];
+const jsonLines: string[] = [];
 beforeAll(async () => {
   mock = await startMock({ port: 0, log: (line) => lines.push(line) });
+  jsonMock = await startMock({ port: 0, log: (line) => jsonLines.push(line), logFormat: 'json' });
 });
-afterAll(() => mock.close());
+afterAll(() => Promise.all([mock.close(), jsonMock.close()]));
 
 /** The log lines one request left. */
 async function logOf(path: string, init: RequestInit = {}): Promise<string[]> {
@@ -40,13 +46,76 @@ describe('the request log', () => {
     expect(logged[0]).not.toContain(secret);
   });
 
-  it('holds no header, query or body', async () => {
+  it('holds no header and no query; a body shows with its secret field redacted', async () => {
     const logged = await logOf(`/validate?api_key=${mock.fixtures.apiKey}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${mock.fixtures.otherApiKey}`, 'x-extra': 'header-value' },
-      body: JSON.stringify({ sftp_password: sftpPassword() }),
+      headers: { authorization: `Bearer ${mock.fixtures.otherApiKey}`, 'x-extra': 'header-value', 'content-type': 'application/json' },
+      body: JSON.stringify({ sftp_password: sftpPassword(), note: 'kept' }),
     });
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatch(/^POST \/v2\/validate \d{3} [\d.]+ms$/);
+    expect(logged[0]).toMatch(/^POST \/v2\/validate 404 [\d.]+ms body=\{.*"note":"kept".*\}$/);
+    for (const hidden of [sftpPassword(), mock.fixtures.apiKey, mock.fixtures.otherApiKey, 'header-value']) expect(logged[0]).not.toContain(hidden);
+  });
+
+  it('a text body that is not JSON is logged by its size only', async () => {
+    const logged = await logOf('/validate', { method: 'POST', headers: { authorization: `Bearer ${mock.fixtures.apiKey}` }, body: `key=${mock.fixtures.apiKey}` });
+    expect(logged[0]).toMatch(/body="\[\d+ bytes, not JSON\]"$/);
+    expect(logged[0]).not.toContain(mock.fixtures.apiKey);
+  });
+});
+
+const env = () => mock.store.companies[0]!.sites[0]!.environments[0]!;
+const resetSite = api.endpoints.find((e) => e.name === 'resetSite')!;
+
+describe('secret fields in request bodies', () => {
+  it('no admin_password, SFTP password or key sent in any body field appears in either format', async () => {
+    const secretArb = fc.stringMatching(/^[A-Za-z0-9]{12,24}$/).map((s) => `pw-${s}`);
+    await fc.assert(
+      fc.asyncProperty(secretArb, fc.constantFrom(...secretFieldNames), async (password, field) => {
+        const path = fillPath(resetSite.path, { site_id: mock.fixtures.siteId });
+        const body = JSON.stringify({ [field]: password, admin_password: password, nested: { [field]: password, key: mock.fixtures.apiKey } });
+        for (const [target, log] of [[mock, lines], [jsonMock, jsonLines]] as const) {
+          const from = log.length;
+          const site = target === mock ? mock.fixtures.siteId : jsonMock.fixtures.siteId;
+          await (await fetch(`${target.url}${fillPath(resetSite.path, { site_id: site })}`, {
+            method: resetSite.method,
+            headers: { authorization: `Bearer ${target.fixtures.apiKey}`, 'content-type': 'application/json' },
+            body,
+          })).arrayBuffer();
+          const logged = log.slice(from).join('\n');
+          expect(logged, path).toContain(resetSite.method);
+          for (const hidden of [password, mock.fixtures.apiKey, jsonMock.fixtures.apiKey]) expect(logged).not.toContain(hidden);
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe('--log json', () => {
+  it('writes one JSON object per request: method, path, status, duration, body and the warning', async () => {
+    const target = jsonMock.store.companies[0]!.sites[0]!.environments[0]!;
+    const from = jsonLines.length;
+    await (await fetch(`${jsonMock.url}/sites/environments/${target.id}/backups/restore`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${jsonMock.fixtures.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ backup_id: target.backups[0]!.id }),
+    })).arrayBuffer();
+    const logged = jsonLines.slice(from);
+    expect(logged).toHaveLength(1);
+    const entry = JSON.parse(logged[0]!) as Record<string, unknown>;
+    expect(entry).toMatchObject({ method: 'POST', path: `/v2/sites/environments/${target.id}/backups/restore`, status: 202, body: { backup_id: target.backups[0]!.id } });
+    expect(typeof entry.durationMs).toBe('number');
+    expect(entry.warning).toMatch(/\bnotified_user_id\b/);
+  });
+
+  it('text: the warning of an omitted unmarked field is on the request line', async () => {
+    const logged = await logOf(`/sites/environments/${env().id}/backups/restore`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.fixtures.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ backup_id: env().backups[0]!.id }),
+    });
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^POST \S+ 202 .* warning: omitted body field notified_user_id\b/);
   });
 });

@@ -11,7 +11,8 @@ import { fieldSecret, keySecret, Sanitizer, type Secret } from '../sanitize/sani
 import { api } from '../spec/api.ts';
 import { createApp, type MockRequest, type MockResponse } from './app.ts';
 import { HttpError, renderError } from './errors.ts';
-import { MAX_BODY_BYTES } from './policy.ts';
+import { MAX_BODY_BYTES, type UnmarkedFields } from './policy.ts';
+import { formatLogEntry, requestEntry, type LogFormat, type RequestLogEntry } from './request-log.ts';
 import { Store } from './store.ts';
 import type { Hooks, Variant } from './variant.ts';
 import { variantNamed } from './variants/index.ts';
@@ -24,6 +25,8 @@ export interface MockOptions {
   readonly port?: number;
   /** Called once per request with a line that holds no secret. */
   readonly log?: (line: string) => void;
+  /** `text` (default): one readable line per request; `json`: one JSON object per line. */
+  readonly logFormat?: LogFormat;
   readonly store?: Store;
   /** How many acknowledged operations a new store keeps (default MAX_KEPT_OPERATIONS); not with `store`. */
   readonly maxOperations?: number;
@@ -31,6 +34,8 @@ export interface MockOptions {
   readonly variant?: string | Variant;
   /** A layout of data and timing (mock/layouts.ts), by name or value; default the variant's, else the reference fixtures. */
   readonly layout?: string | Layout;
+  /** Whether actions may omit body fields the document does not mark (policy.ts); default `optional`, with a warning. */
+  readonly unmarkedFields?: UnmarkedFields;
 }
 
 /** What a client needs to talk to the mock: both tenants' keys and starting points. */
@@ -99,7 +104,8 @@ export function fixturesOf(store: Store): MockFixtures {
 }
 
 type App = (request: MockRequest) => MockResponse;
-type Log = (line: string) => void;
+/** What the server logs: a request answered, or a note (a mock bug, an aborted or unparsable request). */
+type Log = (entry: RequestLogEntry | string) => void;
 
 /** Runs the pipeline; a throw is a mock bug, answered 500 and logged, never a crash. */
 function answer(app: App, log: Log | undefined, request: MockRequest): MockResponse {
@@ -127,7 +133,7 @@ export function createHandler(app: App, log?: Log, wire?: Hooks['wire']) {
     const request: MockRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, ...read };
     const response = answer(app, log, request);
     if (!wire?.(res, response, request)) send(res, response);
-    log?.(`${req.method} ${pathOnly(req.url)} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
+    log?.(requestEntry(request, response, performance.now() - started));
   };
   return async (req: IncomingMessage, res: ServerResponse) => {
     const started = log ? performance.now() : 0;
@@ -191,7 +197,7 @@ export function createMockServer(app: App, log?: Log, wire?: Hooks['wire']): Ser
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const response = answer(app, log, { method: req.method ?? 'CONNECT', url: req.url ?? '/', headers: req.headers, body: Buffer.alloc(0) });
     sendRaw(socket, response);
-    log?.(`${req.method} ${pathOnly(req.url)} ${response.status}`);
+    log?.({ method: req.method ?? 'CONNECT', path: pathOnly(req.url) ?? '/', status: response.status });
   });
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (refused.has(socket)) return;
@@ -219,12 +225,13 @@ function fixtureSecrets(store: Store): Secret[] {
 }
 
 /**
- * Log lines hold no header, no query and no body, only paths; a client that puts a fixture
- * secret in the path (in any form the sanitizer knows) still leaves none in the log.
+ * Log lines hold no header and no query; bodies only as JSON, secret fields' values redacted; the
+ * line passes the one sanitizer, so a fixture secret a client sends (in any form it knows)
+ * leaves none in the log.
  */
-function sanitizedLog(store: Store, log: Log): Log {
+function sanitizedLog(store: Store, log: (line: string) => void, format: LogFormat): Log {
   const sanitizer = new Sanitizer(fixtureSecrets(store));
-  return (line) => log(sanitizer.text(line));
+  return (entry) => log(formatLogEntry(typeof entry === 'string' ? entry : sanitizer.value(entry), format, sanitizer));
 }
 
 function storeFor(options: MockOptions, layout: Layout | undefined): Store {
@@ -241,8 +248,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const layout = typeof chosen === 'string' ? layoutNamed(chosen) : chosen;
   const store = storeFor(options, layout);
   const hooks = variant?.hooks ?? {};
-  const app = createApp(store, hooks, layout?.effectDelayMs ? { effectDelayMs: layout.effectDelayMs } : {});
-  const server = createMockServer(app, options.log && sanitizedLog(store, options.log), hooks.wire);
+  const app = createApp(store, hooks, {
+    ...(layout?.effectDelayMs ? { effectDelayMs: layout.effectDelayMs } : {}),
+    ...(options.unmarkedFields ? { unmarkedFields: options.unmarkedFields } : {}),
+  });
+  const server = createMockServer(app, options.log && sanitizedLog(store, options.log, options.logFormat ?? 'text'), hooks.wire);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -34,8 +34,8 @@ export interface OperationRecord {
   readonly operation_id: string;
   readonly kind: OperationKind;
   readonly companyId: string;
-  /** The id the action acted on (environment, domain, site or account). */
-  readonly target: string;
+  /** The id the action acted on (environment, domain, site or account); undefined when the request named none (an omitted unmarked field). */
+  readonly target: string | undefined;
   /** The request body with secrets removed. */
   readonly details: Readonly<Record<string, unknown>>;
 }

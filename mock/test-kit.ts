@@ -94,6 +94,8 @@ export interface Exchange {
   readonly text: string;
   /** The parsed body; undefined when it is not JSON. */
   readonly body: unknown;
+  /** The response headers, names in lower case. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export interface SendOptions {
@@ -125,7 +127,7 @@ export async function send(baseUrl: string, req: ApiRequest, options: SendOption
     parsed = undefined;
   }
   const contentType = response.headers['content-type'];
-  return { status: response.statusCode, contentType: Array.isArray(contentType) ? contentType.join(', ') : contentType, text, body: parsed };
+  return { status: response.statusCode, contentType: Array.isArray(contentType) ? contentType.join(', ') : contentType, text, body: parsed, headers: response.headers };
 }
 
 /** The endpoint's client method, called with the request's parameters and body. */

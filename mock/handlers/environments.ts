@@ -24,6 +24,13 @@ type EnvEndpoint =
 /** UUID text on input ignores case (RFC 9562 §4, as `clearCdnCache` compares its cache id). */
 const sameIgnoringCase = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/**
+ * The environment an unmarked `environment_id` names; undefined when omitted (UNK-BODY-MARKING:
+ * the mock acknowledges and acts on nothing, since the document states no refusal for it).
+ */
+const namedEnvironment = (context: Parameters<typeof ownEnvironment>[0], id: string | undefined) =>
+  id === undefined ? undefined : ownEnvironment(context, id);
+
 export const environmentHandlers: HandlerGroup<EnvEndpoint> = {
   listBackups: (context) => {
     const env = ownEnvironment(context, context.params.env_id);
@@ -31,8 +38,10 @@ export const environmentHandlers: HandlerGroup<EnvEndpoint> = {
   },
   restoreBackup: (context) => {
     const env = ownEnvironment(context, context.params.target_env_id);
-    // A backup of any environment of the same site may be restored into the target.
-    const known = context.store.environmentsOf(env.siteId).some((e) => e.backups.some((b) => b.id === context.body.backup_id));
+    // A backup of any environment of the same site may be restored into the target. Without
+    // `backup_id` (unmarked: UNK-BODY-MARKING) the mock acknowledges and restores nothing.
+    const backupId = context.body.backup_id;
+    const known = backupId === undefined || context.store.environmentsOf(env.siteId).some((e) => e.backups.some((b) => b.id === backupId));
     if (!known) throw notFound('backup');
     // The user to notify is named by id like the rest: another company's user is not the caller's to name.
     const notified = context.body.notified_user_id;
@@ -76,17 +85,18 @@ export const environmentHandlers: HandlerGroup<EnvEndpoint> = {
   },
   changeWebrootSubfolder: (context) => {
     const env = ownEnvironment(context, context.params.env_id);
-    env.webRootSubfolder = context.body.web_root_subfolder;
+    const subfolder = context.body.web_root_subfolder;
+    if (subfolder !== undefined) env.webRootSubfolder = subfolder;
     return context.acknowledge(env.id, context.body, 'The webroot change is in progress; check its outcome in the customer dashboard.');
   },
   searchAndReplace: (context) => {
-    const env = ownEnvironment(context, context.body.environment_id ?? '');
-    return context.acknowledge(env.id, context.body);
+    const env = namedEnvironment(context, context.body.environment_id);
+    return context.acknowledge(env?.id, context.body);
   },
   setEdgeCachingStatus: (context) => {
-    const env = ownEnvironment(context, context.body.environment_id ?? '');
-    if (context.body.enabled !== undefined) env.edgeCachingEnabled = context.body.enabled;
-    return context.acknowledge(env.id, context.body);
+    const env = namedEnvironment(context, context.body.environment_id);
+    if (env && context.body.enabled !== undefined) env.edgeCachingEnabled = context.body.enabled;
+    return context.acknowledge(env?.id, context.body);
   },
   clearCdnCache: (context) => {
     const env = ownEnvironment(context, context.body.environment_id);

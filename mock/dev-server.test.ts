@@ -1,0 +1,175 @@
+/**
+ * The mock as a development server for client authors (issue 10, item 6): unmarked body fields
+ * accepted when omitted, with a warning naming them (`--unmarked-fields required` refuses them);
+ * every problem of a request in one 400; a wrong path or method named with the nearest endpoints.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../spec/api.ts';
+import type { Endpoint } from '../spec/model.ts';
+import { fillPath, isAck, operation } from '../spec/queries.ts';
+import { startMock, type RunningMock } from './server.ts';
+import { expectError, send, tenantOf, validRequest, type ApiRequest, type Exchange, type Tenant } from './test-kit.ts';
+
+let lenient: RunningMock;
+let strict: RunningMock;
+let tenant: Tenant;
+let strictTenant: Tenant;
+beforeAll(async () => {
+  [lenient, strict] = await Promise.all([startMock({ port: 0 }), startMock({ port: 0, unmarkedFields: 'required' })]);
+  tenant = tenantOf(lenient.store, lenient.fixtures.companyId);
+  strictTenant = tenantOf(strict.store, strict.fixtures.companyId);
+});
+afterAll(() => Promise.all([lenient.close(), strict.close()]));
+
+const unmarkedOf = (e: Endpoint) => (e.body ?? []).filter((f) => f.presence === 'not-shown').map((f) => f.name);
+/** Actions whose body has unmarked fields: the mock warns (default) or refuses (strict) when one is omitted. */
+const actionsWithUnmarked = api.endpoints.filter((e) => e.effect !== 'read' && unmarkedOf(e).length > 0);
+const without = (req: ApiRequest, names: readonly string[]): ApiRequest => ({
+  ...req,
+  body: Object.fromEntries(Object.entries(req.body ?? {}).filter(([k]) => !names.includes(k))),
+});
+const warningOf = (x: Exchange) => x.headers['x-contract-warning'] as string | undefined;
+const problemsOf = (x: Exchange) => ((x.body as { data?: { problems?: { path: string; problem: string }[] } }).data?.problems ?? []);
+const restore = api.endpoints.find((e) => e.name === 'restoreBackup')!;
+
+describe('unmarked body fields (UNK-BODY-MARKING)', () => {
+  it('a restore without notified_user_id is acknowledged with a warning naming it and the assumption', async () => {
+    const answer = await send(lenient.url, without(validRequest(restore, tenant), ['notified_user_id']), { apiKey: tenant.apiKey });
+    expect(answer.status).toBe(202);
+    expect(warningOf(answer)).toMatch(/\bnotified_user_id\b/);
+    expect(warningOf(answer)).toContain('ASM-NOT-SHOWN-FIELDS-SENT');
+    expect(warningOf(answer)).not.toMatch(/\bbackup_id\b/);
+  });
+
+  it('a complete request carries no warning', async () => {
+    const answer = await send(lenient.url, validRequest(restore, tenant), { apiKey: tenant.apiKey });
+    expect(answer.status).toBe(202);
+    expect(warningOf(answer)).toBeUndefined();
+  });
+
+  it('with --unmarked-fields required, the same restore is a 400 whose data names the field', async () => {
+    const answer = await send(strict.url, without(validRequest(restore, strictTenant), ['notified_user_id']), { apiKey: strictTenant.apiKey });
+    expectError(answer, restore, 400);
+    expect(problemsOf(answer).map((p) => p.path)).toEqual(['/notified_user_id']);
+  });
+
+  it('any set of unmarked fields may be omitted from any action: accepted, each named in the warning, none other', async () => {
+    const arb = fc.constantFrom(...actionsWithUnmarked).chain((e) => fc.tuple(fc.constant(e), fc.subarray(unmarkedOf(e), { minLength: 1 })));
+    await fc.assert(
+      fc.asyncProperty(arb, async ([endpoint, omitted]) => {
+        const answer = await send(lenient.url, without(validRequest(endpoint, tenant), omitted), { apiKey: tenant.apiKey });
+        expect(answer.status, `${operation(endpoint)} without ${omitted.join(', ')}: ${answer.text}`).toBe(isAck(endpoint) ? 202 : 200);
+        const named = unmarkedOf(endpoint).filter((name) => new RegExp(`\\b${name}\\b`).test(warningOf(answer) ?? ''));
+        expect(named.sort()).toEqual([...omitted].sort());
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('strict: omitting any set of unmarked fields is one 400 naming every one of them', async () => {
+    const arb = fc.constantFrom(...actionsWithUnmarked).chain((e) => fc.tuple(fc.constant(e), fc.subarray(unmarkedOf(e), { minLength: 1 })));
+    await fc.assert(
+      fc.asyncProperty(arb, async ([endpoint, omitted]) => {
+        const answer = await send(strict.url, without(validRequest(endpoint, strictTenant), omitted), { apiKey: strictTenant.apiKey });
+        expectError(answer, endpoint, 400);
+        expect(problemsOf(answer).map((p) => p.path).sort()).toEqual(omitted.map((n) => `/${n}`).sort());
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it.each(api.endpoints.filter((e) => (e.body ?? []).some((f) => f.presence === 'required')).map((e) => [operation(e), e] as const))(
+    '%s: a field the document marks required is still refused when omitted',
+    async (_, endpoint) => {
+      for (const field of endpoint.body!.filter((f) => f.presence === 'required')) {
+        const answer = await send(lenient.url, without(validRequest(endpoint, tenant), [field.name]), { apiKey: tenant.apiKey });
+        expectError(answer, endpoint, 400);
+        expect(problemsOf(answer).map((p) => p.path)).toContain(`/${field.name}`);
+      }
+    },
+  );
+});
+
+describe('a 400 lists every problem at once', () => {
+  it('a type error and a missing field of a restore (strict) are both in data.problems', async () => {
+    const req = without(validRequest(restore, strictTenant), ['notified_user_id']);
+    const answer = await send(strict.url, { ...req, body: { ...req.body, backup_id: 'not a number' } }, { apiKey: strictTenant.apiKey });
+    expectError(answer, restore, 400);
+    expect(problemsOf(answer).map((p) => p.path).sort()).toEqual(['/backup_id', '/notified_user_id']);
+  });
+
+  it('every field given a wrong type is named, whichever fields they are', async () => {
+    const withBody = api.endpoints.filter((e) => e.body !== undefined && e.body.length > 1 && e.errors.includes(400));
+    const arb = fc.constantFrom(...withBody).chain((e) => fc.tuple(fc.constant(e), fc.subarray(e.body!.map((f) => f.name), { minLength: 2 })));
+    await fc.assert(
+      fc.asyncProperty(arb, async ([endpoint, broken]) => {
+        const req = validRequest(endpoint, tenant);
+        // An object is the wrong type for every field of the document (none is an object).
+        const body = { ...req.body, ...Object.fromEntries(broken.map((name) => [name, { wrong: true }])) };
+        const answer = await send(lenient.url, { ...req, body }, { apiKey: tenant.apiKey });
+        expectError(answer, endpoint, 400);
+        const paths = new Set(problemsOf(answer).map((p) => p.path));
+        for (const name of broken) expect(paths, `${operation(endpoint)}: ${answer.text}`).toContain(`/${name}`);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('an unknown path or method', () => {
+  const get = (mock: RunningMock, method: string, path: string) =>
+    fetch(`${mock.url}${path}`, { method, headers: { authorization: `Bearer ${mock.fixtures.apiKey}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as { message: string; status: number; data?: Record<string, unknown> } }));
+
+  it('GET /environments/{id}/files names GET /sites/environments/{env_id}/file-list', async () => {
+    const answer = await get(lenient, 'GET', `/environments/${tenant.env.id}/files`);
+    expect(answer.status).toBe(404);
+    expect(answer.body.status).toBe(404);
+    expect(answer.body.data?.closest).toContain('GET /sites/environments/{env_id}/file-list');
+    expect(answer.body.data?.hint).toContain('did you mean GET /sites/environments/{env_id}/file-list');
+  });
+
+  it('an unknown id keeps its own data: the resource, no suggestions', async () => {
+    const answer = await get(lenient, 'GET', `/sites/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`);
+    expect(answer.status).toBe(404);
+    expect(answer.body.data).toEqual({ resource: 'site' });
+  });
+
+  // A template whose literal segment is misspelt by one character, or sent under another method.
+  const templated = api.endpoints.filter((e) => e.path.split('/').some((s) => s.length >= 5 && !s.startsWith('{')));
+  const sample = (e: Endpoint) => fillPath(e.path, Object.fromEntries(e.pathParams.map((p) => [p.name, '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d'])));
+
+  it('a literal segment misspelt by one character names the endpoint meant', async () => {
+    const arb = fc.constantFrom(...templated).chain((e) => {
+      const segments = e.path.split('/');
+      const literals = segments.flatMap((s, i) => (s.length >= 5 && !s.startsWith('{') ? [i] : []));
+      return fc.tuple(fc.constant(e), fc.constantFrom(...literals), fc.nat(), fc.constantFrom('x', 'q', 'z'));
+    });
+    await fc.assert(
+      fc.asyncProperty(arb, async ([endpoint, index, at, letter]) => {
+        const segments = sample(endpoint).split('/');
+        const word = segments[index]!;
+        const pos = at % word.length;
+        segments[index] = `${word.slice(0, pos)}${word[pos] === letter ? 'y' : letter}${word.slice(pos + 1)}`;
+        const answer = await get(lenient, endpoint.method, segments.join('/'));
+        expect(answer.status).toBe(404);
+        expect(answer.body.data?.closest, segments.join('/')).toContain(operation(endpoint));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a path sent under a method it does not take names the methods it takes', async () => {
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    const cases = api.endpoints.flatMap((e) => methods.filter((m) => !api.endpoints.some((o) => o.path === e.path && o.method === m)).map((m) => [e, m] as const));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...cases), async ([endpoint, method]) => {
+        const answer = await get(lenient, method, sample(endpoint));
+        expect(answer.status).toBe(404);
+        const takes = api.endpoints.filter((o) => o.path === endpoint.path).map((o) => o.method);
+        expect([...((answer.body.data?.allowed as string[]) ?? [])].sort()).toEqual([...new Set(takes)].sort());
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
