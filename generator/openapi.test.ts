@@ -182,6 +182,74 @@ describe('the OpenAPI JSON Schemas under ajv (draft 2020-12)', () => {
     },
   );
 
+  /** Every example in the document with where it sits and the schema it must satisfy (both as paths from the root). */
+  const examplesIn = (root: Node): { at: string[]; schemaAt: string[]; value: unknown }[] => {
+    const found: { at: string[]; schemaAt: string[]; value: unknown }[] = [];
+    const visit = (node: unknown, at: string[]) => {
+      if (node === null || typeof node !== 'object') return;
+      const n = node as Node;
+      // A media type or a parameter: `example` beside `schema`.
+      if ('example' in n && 'schema' in n) found.push({ at: [...at, 'example'], schemaAt: [...at, 'schema'], value: n.example });
+      // A schema: `examples` is an array of instances of the schema itself.
+      if (Array.isArray(n.examples)) n.examples.forEach((value: unknown, i: number) => found.push({ at: [...at, 'examples', String(i)], schemaAt: at, value }));
+      for (const [key, child] of Object.entries(n)) if (key !== 'example' && key !== 'examples') visit(child, [...at, key]);
+    };
+    visit(root, []);
+    return found;
+  };
+  /** The examples their schema refuses, as `where: errors`; the schemas are the original document's (examples do not change them). */
+  const invalidExamples = (root: Node): string[] =>
+    examplesIn(root).flatMap(({ at, schemaAt, value }) => {
+      const validate = ajv.getSchema(pointer(...schemaAt))!;
+      return validate(value) ? [] : [`${at.join(' > ')}: ${ajv.errorsText(validate.errors)}`];
+    });
+  const at = (root: Node, path: readonly string[]): unknown => path.reduce((node: any, key) => node?.[key], root);
+
+  it('every example validates against its own schema', () => {
+    expect(examplesIn(doc).length).toBeGreaterThan(api.endpoints.length + api.resources.length);
+    expect(invalidExamples(doc)).toEqual([]);
+  });
+
+  it('a corrupted example, any one of them, is caught', () => {
+    const all = examplesIn(doc);
+    let corrupted = 0;
+    for (const [i, { at: where, schemaAt }] of all.entries()) {
+      const validate = ajv.getSchema(pointer(...schemaAt))!;
+      // A value of some JSON type the schema refuses; a schema that takes anything cannot be corrupted.
+      const wrong = [{ corrupted: [1] }, 12345, 'corrupted', null, [], true].find((candidate) => !validate(candidate));
+      if (wrong === undefined) continue;
+      const copy = structuredClone(doc);
+      const parent = at(copy, where.slice(0, -1)) as Node;
+      parent[where.at(-1)!] = wrong;
+      expect(invalidExamples(copy).map((line) => line.split(':')[0]), `example ${i} at ${where.join(' > ')}`).toEqual([where.join(' > ')]);
+      corrupted++;
+    }
+    expect(corrupted).toBeGreaterThan(api.endpoints.length);
+  });
+
+  it.each(api.endpoints.map((e) => [e.name, e] as const))('%s: its success answer, request body and parameters have examples', (_, e) => {
+    const op = operationOf(e);
+    expect(op.responses[successKey(e)].content['application/json']).toHaveProperty('example');
+    if (e.body) expect(op.requestBody.content['application/json']).toHaveProperty('example');
+    for (const p of op.parameters ?? []) if (p.in === 'path') expect(p).toHaveProperty('example');
+    if (isAck(e)) expect(op.responses['202'].content['application/json'].example.operation_id).toMatch(new RegExp(operationIdPattern(e.success.operationKind)));
+  });
+
+  it('every resource schema has an example', () => {
+    for (const r of api.resources) expect(doc.components.schemas[r.name].examples, r.name).toHaveLength(1);
+  });
+
+  it('no secret of the fixtures appears: secret fields show a fake value', () => {
+    const secrets = examplesIn(doc).flatMap(({ value }) => [...JSON.stringify(value ?? null).matchAll(/"(sftp_password|admin_password)":"([^"]*)"/g)].map((m) => m[2]));
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const secret of secrets) expect(secret).toMatch(/not-a-real/);
+    expect(text).not.toMatch(/hsc_[0-9a-f]{32}/); // the fixtures' API keys
+  });
+
+  it('is the same document run after run (examples included)', () => {
+    expect(generateOpenApi(api)[0]!.contents).toBe(text);
+  });
+
   it('an error response schema pins `status` to the HTTP status', () => {
     const validate = ajv.getSchema(pointer('components', 'responses', 'Error401', 'content', 'application/json', 'schema'))!;
     expect(validate({ message: 'No or invalid API key provided', status: 401 })).toBe(true);

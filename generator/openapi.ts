@@ -7,6 +7,7 @@
 import { stringify } from 'yaml';
 import type { Api, Endpoint, ErrorStatus, HttpMethod, Param, TagGroup } from '../spec/model.ts';
 import { conflictsOf, inScope, isAck, operationIdPattern } from '../spec/queries.ts';
+import { examplesOf, type EndpointExample, type Examples } from './examples.ts';
 import { hashBanner, normalizeText, type Generate } from './output.ts';
 import { requestSchema, resourceSchemas, responseSchema, typeSchema, type JsonSchema, type RefTo } from './schema.ts';
 
@@ -17,7 +18,8 @@ const SECURITY_SCHEME = 'bearerAuth';
 
 type Node = { [key: string]: unknown };
 
-const schemaRef: RefTo = (resource) => `#/components/schemas/${resource}`;
+const SCHEMAS = '#/components/schemas/';
+const schemaRef: RefTo = (resource) => `${SCHEMAS}${resource}`;
 const errorResponseName = (status: ErrorStatus): string => `Error${status}`;
 
 /** Path-item keys in the order OpenAPI lists them, so a path's operations always read alike. */
@@ -36,6 +38,9 @@ export const generateOpenApi: Generate = (api) => [
 
 /** The OpenAPI document as plain data; `generateOpenApi` only serialises it. */
 export function openApiDocument(api: Api): Node {
+  const examples = examplesOf(api);
+  const schemas = resourceSchemas(api, schemaRef);
+  const operations = paths(api, examples);
   return {
     openapi: '3.1.0',
     info: {
@@ -64,10 +69,10 @@ export function openApiDocument(api: Api): Node {
     ],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: tags(api),
-    paths: paths(api),
+    paths: operations,
     components: {
-      schemas: resourceSchemas(api, schemaRef),
-      responses: errorResponses(api),
+      schemas: withResourceExamples(schemas, operations, examples),
+      responses: errorResponses(api, examples),
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'http',
@@ -98,12 +103,21 @@ export function openApiDocument(api: Api): Node {
 function tags(api: Api): Node[] {
   return api.tagGroups.map((name) =>
     api.endpoints.some((e) => e.tag === name)
-      ? { name, 'x-assumption': 'ASM-TAG-GROUPS' }
+      ? { name, description: tagDescription(api, name), 'x-assumption': 'ASM-TAG-GROUPS' }
       : { name, description: 'Endpoints of this group: not shown.', 'x-unknown': 'UNK-HIDDEN-GROUPS' },
   );
 }
 
-function paths(api: Api): Node {
+/**
+ * The document gives a group no words beyond its name, so a tag says which endpoints it holds
+ * here, and that the membership is our choice.
+ */
+function tagDescription(api: Api, name: string): string {
+  const members = api.endpoints.filter((e) => e.tag === name).map((e) => `\`${e.method} ${e.path}\` (${e.summary.replace(/\.$/, '')})`);
+  return `A tag group the document names (§ What the service does). Its endpoints here, by our choice (ASM-TAG-GROUPS): ${members.join('; ')}.`;
+}
+
+function paths(api: Api, examples: Examples): Node {
   const byPath = new Map<string, Endpoint[]>();
   for (const e of api.endpoints) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
   const result: Node = {};
@@ -111,15 +125,18 @@ function paths(api: Api): Node {
     const item: Node = {};
     for (const method of METHOD_ORDER) {
       const e = endpoints.find((candidate) => candidate.method === method);
-      if (e) item[method.toLowerCase()] = operationObject(api, e);
+      if (e) item[method.toLowerCase()] = operationObject(api, e, examples.byEndpoint.get(e.name)!);
     }
     result[path] = item;
   }
   return result;
 }
 
-function operationObject(api: Api, e: Endpoint): Node {
-  const parameters = [...e.pathParams.map((p) => parameter(p, 'path')), ...e.queryParams.map((p) => parameter(p, 'query'))];
+function operationObject(api: Api, e: Endpoint, example: EndpointExample): Node {
+  const parameters = [
+    ...e.pathParams.map((p) => parameter(p, 'path', example.path[p.name])),
+    ...e.queryParams.map((p) => parameter(p, 'query', example.query[p.name])),
+  ];
   const body = requestSchema(e, schemaRef);
   const conflicts = conflictsOf(e);
   return {
@@ -129,8 +146,8 @@ function operationObject(api: Api, e: Endpoint): Node {
     tags: [e.tag],
     ...(e.deprecated ? { deprecated: true } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(body ? { requestBody: requestBody(e, body) } : {}),
-    responses: responses(e),
+    ...(body ? { requestBody: requestBody(e, body, example.body) } : {}),
+    responses: responses(e, example.response),
     ...(isAck(e) ? { 'x-operation-kind': e.success.operationKind } : {}),
     'x-effect': e.effect,
     'x-rules': api.rules.filter((r) => inScope(r, e)).map((r) => r.id),
@@ -149,7 +166,7 @@ function operationDescription(api: Api, e: Endpoint): string {
   return lines.join('\n');
 }
 
-function parameter(p: Param, location: 'path' | 'query'): Node {
+function parameter(p: Param, location: 'path' | 'query', example: string | undefined): Node {
   return {
     name: p.name,
     in: location,
@@ -157,28 +174,30 @@ function parameter(p: Param, location: 'path' | 'query'): Node {
     required: location === 'path' || p.presence === 'required',
     description: p.doc,
     schema: typeSchema(p.type, 'request', schemaRef),
+    ...(example === undefined ? {} : { example }),
     ...(p.assumption ? { 'x-assumption': p.assumption } : {}),
   };
 }
 
-function requestBody(e: Endpoint, schema: JsonSchema): Node {
+function requestBody(e: Endpoint, schema: JsonSchema, example: unknown): Node {
   const notes = ['Body fields are required only where the document marks them so (UNK-BODY-MARKING).'];
   if (e.method === 'GET') {
     notes.unshift(
       `The document states that this GET request carries a JSON body. OpenAPI 3.1 permits a request body on GET (HTTP gives it no defined semantics), so some clients and proxies may drop it.`,
     );
   }
-  return { description: notes.join(' '), required: true, content: { [JSON_MEDIA]: { schema } } };
+  return { description: notes.join(' '), required: true, content: { [JSON_MEDIA]: { schema, ...(example === undefined ? {} : { example }) } } };
 }
 
 /** A `Map`, not an object: JavaScript would list integer-like keys (`'401'`) before `'2XX'`. */
-function responses(e: Endpoint): Map<string, Node> {
+function responses(e: Endpoint, example: unknown): Map<string, Node> {
+  const content = { [JSON_MEDIA]: { schema: responseSchema(e, schemaRef), example } };
   const success: [string, Node] = isAck(e)
     ? [
         '202',
         {
           description: `Accepted: the action is in progress (ACK-202). \`operation_id\` is \`${e.success.operationKind}-<UUID>\` (OPID-KIND).`,
-          content: { [JSON_MEDIA]: { schema: responseSchema(e, schemaRef) } },
+          content,
         },
       ]
     : [
@@ -187,7 +206,7 @@ function responses(e: Endpoint): Map<string, Node> {
         {
           description:
             'Success. The exact status is not shown in the document (UNK-SYNC-SUCCESS-STATUS); it is a 2xx with a body, not 202 or 204 (ASM-SYNC-SUCCESS-2XX). Our mock answers 200.',
-          content: { [JSON_MEDIA]: { schema: responseSchema(e, schemaRef) } },
+          content,
           'x-unknown': 'UNK-SYNC-SUCCESS-STATUS',
           'x-assumption': 'ASM-SYNC-SUCCESS-2XX',
         },
@@ -199,7 +218,7 @@ function responses(e: Endpoint): Map<string, Node> {
 }
 
 /** One reusable response per error status of §Errors; the body's `status` equals the HTTP status (ERR-BODY). */
-function errorResponses(api: Api): Node {
+function errorResponses(api: Api, examples: Examples): Node {
   const result: Node = {};
   for (const { status, meaning, condition } of [...api.errorMeanings].sort((a, b) => a.status - b.status)) {
     result[errorResponseName(status)] = {
@@ -207,9 +226,40 @@ function errorResponses(api: Api): Node {
       content: {
         [JSON_MEDIA]: {
           schema: { allOf: [{ $ref: schemaRef('ErrorBody') }, { type: 'object', properties: { status: { const: status } } }] },
+          ...(examples.errors.has(status) ? { example: examples.errors.get(status) } : {}),
         },
       },
     };
   }
   return result;
+}
+
+/**
+ * Each resource schema with one example: the first value that sits at a `$ref` to it in the
+ * example answers (then request bodies, then error answers), walking schema and value together.
+ */
+function withResourceExamples(schemas: Record<string, JsonSchema>, operations: Node, examples: Examples): Node {
+  const found = new Map<string, unknown>();
+  const walk = (schema: unknown, value: unknown): void => {
+    if (value === undefined || schema === null || typeof schema !== 'object') return;
+    const s = schema as Node;
+    if (typeof s.$ref === 'string') {
+      const name = s.$ref.slice(SCHEMAS.length);
+      if (!found.has(name)) found.set(name, value);
+      walk(schemas[name], value);
+    }
+    for (const part of (s.allOf as unknown[] | undefined) ?? []) walk(part, value);
+    if (Array.isArray(value)) for (const item of value) walk(s.items, item);
+    else if (value !== null && typeof value === 'object' && s.properties) {
+      for (const [key, sub] of Object.entries(s.properties as Node)) walk(sub, (value as Node)[key]);
+    }
+  };
+  const media = (node: unknown) => (node as { content?: Record<string, { schema: unknown; example?: unknown }> } | undefined)?.content?.[JSON_MEDIA];
+  const items = Object.values(operations).flatMap((item) => Object.values(item as Node) as Node[]);
+  for (const op of items) for (const response of (op.responses as Map<string, Node>).values()) walk(media(response)?.schema, media(response)?.example);
+  for (const op of items) walk(media(op.requestBody)?.schema, media(op.requestBody)?.example);
+  for (const error of examples.errors.values()) walk({ $ref: schemaRef('ErrorBody') }, error);
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, found.has(name) ? { ...schema, examples: [found.get(name)] } : schema]),
+  );
 }
