@@ -57,6 +57,30 @@ const letterActions: Hooks = {
   },
 };
 
+/**
+ * Throttling decided before anything is done: a throttled request is not acted on (it goes no
+ * further than authentication, refused there), and its answer is replaced by the 429. Deciding
+ * after the handler ran would act and then say 429, and the retry would meet its own effect.
+ */
+function occasional429(): Hooks {
+  const throttled = new WeakMap<object, number>();
+  return {
+    authenticate: (_endpoint, request, reference) => {
+      const n = nextRequest();
+      if (n % 25 !== 0 && n % 40 !== 0) return reference;
+      throttled.set(request, n);
+      return false;
+    },
+    wire: (res, _response, request) => {
+      const n = throttled.get(request);
+      if (n === undefined) return false;
+      const body = JSON.stringify({ message: 'Too many requests', status: 429 });
+      res.writeHead(429, { 'content-type': 'application/json', ...(n % 25 === 0 ? { 'retry-after': '0' } : {}) }).end(body);
+      return true;
+    },
+  };
+}
+
 /** The variant `conform --strict` runs the embedded mock as: the letter side of every conflict. */
 export const LETTER_VARIANT = 'letter-of-the-tables';
 
@@ -78,15 +102,7 @@ export const conformantVariants: readonly Variant[] = [
     if (typeof o.external_ip === 'string') o.external_ip = '1xx.1xx.1xx.1xx';
   }))),
   conformant('sync-actions-201', 'The synchronous actions answer 201 instead of 200.', replaceAnswer(undefined, (r) => r.status === 200 && r.endpoint?.effect !== 'read', (r) => ({ ...r, status: 201 }))),
-  conformant('occasional-429', 'Every 25th request is throttled with 429 and `Retry-After: 0`; every 40th without Retry-After.', {
-    wire: (res) => {
-      const n = nextRequest();
-      if (n % 25 !== 0 && n % 40 !== 0) return false;
-      const body = JSON.stringify({ message: 'Too many requests', status: 429 });
-      res.writeHead(429, { 'content-type': 'application/json', ...(n % 25 === 0 ? { 'retry-after': '0' } : {}) }).end(body);
-      return true;
-    },
-  }),
+  conformant('occasional-429', 'Every 25th request is throttled with 429 and `Retry-After: 0`; every 40th without Retry-After.', occasional429()),
   conformant('chunked-responses', 'Bodies are sent chunked, without Content-Length.', {
     wire: (res, response) => {
       const text = response.body === undefined ? '' : JSON.stringify(response.body);
