@@ -6,6 +6,7 @@
  */
 import type { Referent, ResourceName } from '../spec/model.ts';
 import { fillPath, is2xx as isStatus2xx, operation, readOf, type Location } from '../spec/queries.ts';
+import { at, count, isObject } from './checks/values.ts';
 import { defined } from './defined.ts';
 import { redirectTarget } from './body.ts';
 import type { DiscoveredIds, Exchange, Place, Probe, ProbeResponse, Send } from './types.ts';
@@ -35,8 +36,6 @@ export interface Discovery {
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const at = (v: unknown, ...path: string[]): unknown => path.reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), v);
 const arrayAt = (v: unknown, ...path: string[]): unknown[] => {
   const found = at(v, ...path);
   return Array.isArray(found) ? found : [];
@@ -230,8 +229,6 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   };
   return { ids, notes, requests };
 }
-
-const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** Notes for families that act outside the preferred environment, or nowhere. */
 function elsewhere(main: Place, families: readonly (readonly [Place | undefined, string, string])[]): string[] {

@@ -63,6 +63,12 @@ export const showField = (name: string | number | undefined, value: unknown): st
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** `1 request`, `3 requests`: a count with its noun, for messages and notes. */
+export const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The value at a path of object keys, or undefined where the path leaves objects. */
+export const at = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), value);
+
 /** A header's value, whatever the case of its name. */
 export function header(headers: Readonly<Record<string, string>>, name: string): string | undefined {
   const wanted = name.toLowerCase();

@@ -9,10 +9,12 @@ import { conflictProbes } from './conflicts.ts';
 import { inputProbes } from './input.ts';
 import { limitProbes } from './limits.ts';
 import { notFoundProbes } from './not-found.ts';
-import { dnsUpdateScenarios, sftpRemoveScenarios, wpaUserScenarios } from './state.ts';
+import { dnsUpdateScenarios } from '../state/dns.ts';
+import { sftpRemoveScenarios } from '../state/sftp.ts';
+import { wpaUserScenarios } from '../state/wpa.ts';
 
 export { acceptProbes, authProbes, conflictProbes, dnsUpdateScenarios, inputProbes, limitProbes, notFoundProbes, sftpRemoveScenarios, wpaUserScenarios };
-export { EMBEDDED_BUDGET, LIVE_BUDGET, type StateBudget } from './state.ts';
+export { EMBEDDED_BUDGET, LIVE_BUDGET, type StateBudget } from '../state/property.ts';
 export { buildRequest, makeProbe, type Credentials, type RequestSpec } from './request.ts';
 
 export const probeSources: readonly ProbeSource[] = [authProbes, notFoundProbes, inputProbes, limitProbes, acceptProbes, conflictProbes];

@@ -4,6 +4,7 @@
  * a reader needs to act: the probe, the request, the response, the seed and a curl line; then a
  * table of rules by outcome, the notes, and one closing line.
  */
+import { count } from '../checks/values.ts';
 import { reasonGroups } from '../coverage.ts';
 import type { Progress } from '../runner.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
@@ -54,7 +55,6 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   return lines;
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** How a generated input was shrunk, and the request first found when it was. */
 function shrinkLines(f: Failure): string[] {
@@ -62,11 +62,11 @@ function shrinkLines(f: Failure): string[] {
   if (f.shrinkSteps === undefined || !note) return [];
   const stopped = note.stopped ? `; ${printable(note.stopped)}` : '';
   if (f.shrinkSteps === 0) {
-    const why = note.stopped ? printable(note.stopped) : `no smaller input fails this rule${note.requests ? ` (${plural(note.requests, 'request')} tried)` : ''}`;
+    const why = note.stopped ? printable(note.stopped) : `no smaller input fails this rule${note.requests ? ` (${count(note.requests, 'request')} tried)` : ''}`;
     return [`    shrunk:   ${why}`];
   }
   const lines = [
-    `    shrunk:   from ${note.fromSize} to ${note.toSize} characters of body and query, in ${plural(f.shrinkSteps, 'step')} (${plural(note.requests, 'extra request')})${stopped}`,
+    `    shrunk:   from ${note.fromSize} to ${note.toSize} characters of body and query, in ${count(f.shrinkSteps, 'step')} (${count(note.requests, 'extra request')})${stopped}`,
   ];
   if (f.original) {
     lines.push(`    first found: ${f.original.method} ${printable(f.original.url)}`);
@@ -80,7 +80,7 @@ function shrinkingLine(report: Report): string[] {
   const s = report.shrinking;
   if (!s || s.failures === 0) return [];
   const stopped = s.stopped ? `; ${s.stopped} stopped by a budget (each says so)` : '';
-  return [`shrinking: ${s.reduced} of ${plural(s.failures, 'failure')} with a generated input made smaller, ${plural(s.requests, 'extra request')} (budget ${s.perFailure} per failure, ${s.perRun} per run)${stopped}`];
+  return [`shrinking: ${s.reduced} of ${count(s.failures, 'failure')} with a generated input made smaller, ${count(s.requests, 'extra request')} (budget ${s.perFailure} per failure, ${s.perRun} per run)${stopped}`];
 }
 
 /** Probe titles named on a line of failures like one shown in full; the JSON report holds them all. */
@@ -164,8 +164,6 @@ function byReason(rows: readonly { readonly rule: string; readonly operation: st
 const judgedInPart = (report: Report) => Object.entries(report.coverage.rules).flatMap(([rule, c]) => c.partly.map((p) => ({ rule, ...p })));
 
 const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** `3 distinct failures (7 rule violations)`: one failure per exchange, however many rules it broke. */
 export const failureCounts = (report: Report): string =>

@@ -1,5 +1,6 @@
 /** Reading the answers the state properties observe: success, a JSON path, a short account. */
 import { is2xx as isStatus2xx } from '../../spec/queries.ts';
+import { at } from '../checks/values.ts';
 import type { Exchange } from '../types.ts';
 
 export const is2xx = (exchange: Exchange): boolean => exchange.response !== undefined && isStatus2xx(exchange.response.status);
@@ -8,9 +9,6 @@ export const is2xx = (exchange: Exchange): boolean => exchange.response !== unde
 export const answered = (exchange: Exchange): string =>
   exchange.failure ? `no answer (${exchange.failure.kind}: ${exchange.failure.message})` : `HTTP ${exchange.response!.status}`;
 
-/** The value at a path of objects, or undefined. */
-export const at = (value: unknown, ...path: string[]): unknown =>
-  path.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value);
 
 /** The array at a path of a successful answer's body, or undefined when there is none. */
 export function listAt(exchange: Exchange, ...path: string[]): unknown[] | undefined {

@@ -25,8 +25,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Endpoint } from '../../spec/model.ts';
 import { probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
 import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
+import { at, count } from '../checks/values.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource, Target } from '../types.ts';
-import { answered, at, is2xx, listAt, seconds, showSet, someOf } from './answers.ts';
+import { answered, is2xx, listAt, seconds, showSet, someOf } from './answers.ts';
 import { NotObservable, OutOfBudget, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { stateSource } from './source.ts';
 
@@ -205,7 +206,7 @@ export abstract class DnsChange implements StateCommand<DnsModel, DnsReal> {
 const pickFrom = (values: readonly string[], count: number, offset: number): string[] =>
   Array.from({ length: Math.min(count, values.length) }, (_, i) => values[(offset + i) % values.length]!);
 
-const named = (values: readonly string[], count: number) => (values.length ? values.join(', ') : `${count} value${count === 1 ? '' : 's'}`);
+const named = (values: readonly string[], n: number) => (values.length ? values.join(', ') : count(n, 'value'));
 
 export class AddValues extends DnsChange {
   constructor(record: number, count: number, offset: number) {
@@ -347,12 +348,12 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
           const shown = await io.poll(listing, (e) => matches(m, e));
           effects.seen++;
           effects.late ||= !shown.ok || shown.reads > 1;
-          if (!shown.ok) throw mismatch(m, command, shown.last, `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`);
+          if (!shown.ok) throw mismatch(m, command, shown.last, `${count(shown.reads, 'read')} over ${io.window}`);
         },
         // Read until it matches: an answer that fails once (a 500) is not yet a changed domain.
         read: async (m) => {
           const shown = await io.poll(listing, (e) => matches(m, e));
-          if (!shown.ok) throw mismatch(m, undefined, shown.last, `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`);
+          if (!shown.ok) throw mismatch(m, undefined, shown.last, `${count(shown.reads, 'read')} over ${io.window}`);
         },
       };
       return { model, real };
@@ -483,6 +484,6 @@ async function cleanUp(io: StateIo, ours: readonly string[], zone: string, listi
   if (removed.length) notes.push(`${rule} removed the values other probes left on ${removed.length} \`hsc-probe-…\` record${removed.length === 1 ? '' : 's'} of the domain: ${someOf(removed.map(shown))}`);
   const listed = someOf(left.map((l) => `${shown(l)} ${l.values.join(', ')}`));
   if (stopped && left.length) notes.push(`${rule}: the clean-up stopped (${stopped}); these probe records may keep values: ${listed}`);
-  else if (left.length) notes.push(`${rule} could not remove the values of ${left.length} probe record${left.length === 1 ? '' : 's'} (still listed after ${io.window}): ${listed}`);
+  else if (left.length) notes.push(`${rule} could not remove the values of ${count(left.length, 'probe record')} (still listed after ${io.window}): ${listed}`);
   return notes;
 }

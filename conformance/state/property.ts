@@ -17,6 +17,7 @@
 import fc from 'fast-check';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import type { Exchange, Probe, ProbeContext, Scenario, Send } from '../types.ts';
+import { count } from '../checks/values.ts';
 import { seconds } from './answers.ts';
 import { poll, type PollOptions, type Polled } from './poll.ts';
 
@@ -253,15 +254,15 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
     cleanupNotes = [`${property.rule}: the clean-up stopped: ${error.message}; what it added may remain`];
   }
   const notes = [spending(property.rule, budget, spent, shrinking, stopped), ...cleanupNotes];
-  if (otherwise.size) notes.push(`${property.rule}: while shrinking, ${plural(otherwise.size, 'shorter sequence')} failed otherwise, not taken as shorter forms of the failure reported: ${[...otherwise].join('; ')}`);
+  if (otherwise.size) notes.push(`${property.rule}: while shrinking, ${count(otherwise.size, 'shorter sequence')} failed otherwise, not taken as shorter forms of the failure reported: ${[...otherwise].join('; ')}`);
 
   if (details.failed) {
     const error = last?.error ?? details.errorInstance;
     if (!(error instanceof Violation)) throw error; // a suite bug: the runner reports the crash
-    const shrunk = details.numShrinks === 0 ? `no shorter one failed${property.unrepeatable ? `, as ${property.unrepeatable}` : ''}` : `shrunk ${plural(details.numShrinks, 'time')}`;
+    const shrunk = details.numShrinks === 0 ? `no shorter one failed${property.unrepeatable ? `, as ${property.unrepeatable}` : ''}` : `shrunk ${count(details.numShrinks, 'time')}`;
     const cut = stopped ? `; shrinking stopped early (${stopped}), so a shorter one may exist` : '';
     const commands = last!.commands;
-    const sequence = `Shortest failing sequence (${plural(commands.length, 'command')}, found in sequence ${foundAt} of ${budget.sequences}, ${shrunk}${cut}): ${commands.join('; ')}${last!.legend ? ` — where ${last!.legend}` : ''}.`;
+    const sequence = `Shortest failing sequence (${count(commands.length, 'command')}, found in sequence ${foundAt} of ${budget.sequences}, ${shrunk}${cut}): ${commands.join('; ')}${last!.legend ? ` — where ${last!.legend}` : ''}.`;
     return { verdict: { title: error.title, message: `${error.message} ${sequence}` }, ...(error.exchange ? { exchange: error.exchange } : {}), notes };
   }
   if (before) return { verdict: { title: before.title, message: before.message }, ...(before.exchange ? { exchange: before.exchange } : {}), notes };
@@ -281,10 +282,9 @@ function budgetOnly(error: unknown): void {
   if (!(error instanceof OutOfBudget)) throw error;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function spending(rule: RuleId, budget: StateBudget, spent: { runs: number; shrinkRuns: number; requests: number; shrinkRequests: number; cleanup: number; commands: number }, shrank: boolean, stopped: string | undefined): string {
-  const runs = `${spent.runs} of at most ${plural(budget.sequences, 'command sequence')} of up to ${budget.maxCommands} commands${shrank ? `, and ${spent.shrinkRuns} more while shrinking` : ''} (${plural(spent.commands, 'command')} run)`;
+  const runs = `${spent.runs} of at most ${count(budget.sequences, 'command sequence')} of up to ${budget.maxCommands} commands${shrank ? `, and ${spent.shrinkRuns} more while shrinking` : ''} (${count(spent.commands, 'command')} run)`;
   const requests = `${spent.requests} requests of a budget of ${budget.requests}${shrank ? ` (${spent.shrinkRequests} shrinking, at most ${budget.shrinkRequests})` : ''}, ${spent.cleanup} to clean up (at most ${budget.cleanupRequests})`;
   const window = `each effect awaited up to ${seconds(budget.poll.windowMs)} (--state-window-s)`;
   return `${rule} (model-based): ${runs}; ${requests}; ${window}${stopped ? `; stopped: ${stopped}` : ''}`;

@@ -14,8 +14,9 @@ import fc from 'fast-check';
 import type { Endpoint } from '../../spec/model.ts';
 import { sftpAccountToRemove } from '../probes/accept.ts';
 import { bearer, makeProbe } from '../probes/request.ts';
+import { at, count } from '../checks/values.ts';
 import type { Exchange, ProbeContext, ScenarioSource } from '../types.ts';
-import { answered, at, is2xx, listAt, someOf } from './answers.ts';
+import { answered, is2xx, listAt, someOf } from './answers.ts';
 import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { stateSource } from './source.ts';
 
@@ -117,7 +118,7 @@ function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoin
     });
     if (shown.ok) return;
     const listed = accountsOf(shown.last);
-    const reads = `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`;
+    const reads = `${count(shown.reads, 'read')} over ${io.window}`;
     const after = `The removal of additional SFTP account ${describe(id)} was acknowledged, yet ${reads}`;
     if (!listed) throw new Violation('the SFTP accounts could not be read after a removal', `${after} never gave the list (last: ${answered(shown.last)}).`, shown.last);
     // The model holds no account a request of the suite removed: these went by this removal.
@@ -146,7 +147,7 @@ function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoin
     },
     finish: async () =>
       removed.size
-        ? [`STATE-SFTP-REMOVE removed ${removed.size} additional SFTP account${removed.size === 1 ? '' : 's'} of environment ${envId} (the document shows no way to add one back): ${someOf([...removed.values()].map(describe))}`]
+        ? [`STATE-SFTP-REMOVE removed ${count(removed.size, 'additional SFTP account')} of environment ${envId} (the document shows no way to add one back): ${someOf([...removed.values()].map(describe))}`]
         : [],
   };
 }

@@ -6,9 +6,8 @@
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import { endpoint as endpointNamed } from '../../spec/queries.ts';
 import { streamSeed } from '../probes/request.ts';
-import type { ProbeContext, ScenarioSource } from '../types.ts';
+import type { ProbeContext, Scenario, ScenarioSource, Skip } from '../types.ts';
 import { budgetFor, runStateProperty, type StateBudget, type StateProperty } from './property.ts';
-import { skipAll } from './skips.ts';
 
 /** What a property is built from; `build` answers a reason instead when the site lacks what it needs. */
 export interface StateSetup {
@@ -18,6 +17,12 @@ export interface StateSetup {
   readonly budget: StateBudget;
   readonly seed: number;
 }
+
+/** A property that cannot run skips every row of its rule, with the reason. */
+const skipAll = (rule: RuleId, endpoints: readonly Endpoint[], reason: string): { scenarios: Scenario[]; skipped: Skip[] } => ({
+  scenarios: [],
+  skipped: endpoints.map((endpoint) => ({ rule, endpoint, reason })),
+});
 
 export function stateSource<M extends object, R>(
   name: string,

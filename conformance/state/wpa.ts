@@ -12,8 +12,9 @@ import fc from 'fast-check';
 import type { Endpoint } from '../../spec/model.ts';
 import { probeLabelArb } from '../probes/inputs.ts';
 import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
+import { at, count } from '../checks/values.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource } from '../types.ts';
-import { answered, at, is2xx, someOf } from './answers.ts';
+import { answered, is2xx, someOf } from './answers.ts';
 import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { stateSource } from './source.ts';
 
@@ -121,7 +122,7 @@ function wpaProperty(context: ProbeContext, setting: WpaSetting): StateProperty<
     model.admins[slot] = 'present';
     const shown = await io.poll(existence(email), (e) => existsIn(e) === true);
     if (!shown.ok) {
-      const reads = `${shown.reads} read${shown.reads === 1 ? '' : 's'} over ${io.window}`;
+      const reads = `${count(shown.reads, 'read')} over ${io.window}`;
       throw new Violation('a site-admin user created with success does not exist', `${READING} Creating ${email} answered \`create_wp_admin_user: true\`, yet ${reads} of wpa-user-exists never said it exists (last: ${said(shown.last)}).`, shown.last);
     }
   };
@@ -131,7 +132,7 @@ function wpaProperty(context: ProbeContext, setting: WpaSetting): StateProperty<
     if (model.admins[slot] !== 'present') return void (await io.send(existence(email)));
     const shown = await io.poll(existence(email), (e) => existsIn(e) === true);
     if (shown.ok) return;
-    throw new Violation('a site-admin user created with success no longer exists', `${READING} ${email} was created and found, yet ${shown.reads} later read${shown.reads === 1 ? '' : 's'} over ${io.window} said ${said(shown.last)}.`, shown.last);
+    throw new Violation('a site-admin user created with success no longer exists', `${READING} ${email} was created and found, yet ${count(shown.reads, 'later read')} over ${io.window} said ${said(shown.last)}.`, shown.last);
   };
 
   return {
@@ -154,7 +155,7 @@ function wpaProperty(context: ProbeContext, setting: WpaSetting): StateProperty<
     },
     finish: async () =>
       created.length
-        ? [`STATE-WPA-USER created ${created.length} site-admin user${created.length === 1 ? '' : 's'} on environment ${envId} (the document shows no way to remove one): ${someOf(created)}`]
+        ? [`STATE-WPA-USER created ${count(created.length, 'site-admin user')} on environment ${envId} (the document shows no way to remove one): ${someOf(created)}`]
         : [],
     legend: (real) => real.addresses.map((email, i) => `${slotLabel(i)} = ${email}`).join(', '),
   };
