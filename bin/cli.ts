@@ -3,7 +3,7 @@
  * module is imported only when it runs, so `help` stays instant and a command pays only for
  * what it uses. Exit codes: 0 success, 1 the command's check failed, 2 bad usage.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { conformFlags } from '../conformance/flags.ts';
 import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
@@ -26,7 +26,7 @@ const commands: readonly Command[] = [
       '--source FILE  the published document to compare with the model\'s copy spec/document/hosted-site-api.md',
       '               (default: ../shared/spec/hosted-site-api.md, when it exists)',
     ],
-    run: async (args) => (await import('../generator/main.ts')).runGenerate(args),
+    run: async (args) => (await generator()).runGenerate(args),
   },
   {
     name: 'mock',
@@ -74,6 +74,22 @@ const commands: readonly Command[] = [
   },
 ];
 
+/**
+ * The generator is a development command of the repository: it rewrites the repository's
+ * generated/ from its spec/ with ts-morph, none of which ships. The module is named by a computed
+ * URL so the compiled package neither holds nor tries to load it.
+ */
+async function generator(): Promise<{ runGenerate(args: readonly string[]): Promise<number> }> {
+  const main = new URL('../generator/main.ts', import.meta.url);
+  if (!existsSync(main)) {
+    throw new SetupError(
+      'generate is a development command of the hosted-site-contract repository, not of the installed package: ' +
+        'in a clone of the repository, run npm ci, then npm run generate',
+    );
+  }
+  return import(main.href) as Promise<{ runGenerate(args: readonly string[]): Promise<number> }>;
+}
+
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 'help'.length);
   return [
@@ -93,9 +109,18 @@ function overview(): string {
  * version from its package.json, the document's from the model's identity (not the whole model).
  */
 function versionLine(): string {
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(packageJson(), 'utf8')) as { version: string };
   const { title, basePath, specVersion } = apiIdentity;
   return `${PROGRAM} ${version} (${title} ${basePath.replace(/^\//, '')}, spec ${specVersion})`;
+}
+
+/** The package's package.json: next to bin/ in the repository, two levels up from dist/bin/ once built. */
+function packageJson(): URL {
+  for (const up of ['../package.json', '../../package.json']) {
+    const url = new URL(up, import.meta.url);
+    if (existsSync(url)) return url;
+  }
+  throw new SetupError('cannot find the package.json of hosted-site-contract next to its bin/');
 }
 
 const commandHelp = (c: Command): string =>

@@ -6,6 +6,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 
 type FlagOptions = NonNullable<ParseArgsConfig['options']>;
+/** What `parseFlags` returns, spelled out so the declaration emitted for dist/ can name it. */
+type FlagValues<T extends FlagOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: false }>>['values'];
 
 export interface Command {
   readonly name: string;
@@ -44,7 +46,7 @@ export class SetupError extends Error {
 }
 
 /** `node:util` parseArgs, strict, no positionals; its errors become one-line `UsageError`s. */
-export function parseFlags<const T extends FlagOptions>(args: readonly string[], options: T) {
+export function parseFlags<const T extends FlagOptions>(args: readonly string[], options: T): FlagValues<T> {
   try {
     return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
   } catch (error) {

@@ -19,7 +19,9 @@ const GENERATOR = 'generator/validators.ts';
 export const SCHEMAS_FILE = 'schemas.json';
 export const VALIDATORS_FILE = 'validators.js';
 export const VALIDATORS_TYPES_FILE = 'validators.d.ts';
-const TYPES_MODULE = './types.ts';
+// `.js`, as Node and a consumer's TypeScript (nodenext) resolve it next to the compiled types.js;
+// in the repository TypeScript maps it to types.ts.
+const TYPES_MODULE = './types.js';
 
 /** The four maps `validators.js` exports, each keyed by resource or endpoint name. */
 export type ValidatorGroup = 'resource' | 'response' | 'request' | 'query';

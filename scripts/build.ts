@@ -1,0 +1,56 @@
+/**
+ * `npm run build`: compiles what ships to dist/ (tsconfig.build.json: JS, declarations, source
+ * maps with their sources inlined), then adds what the compiler does not write: the generated
+ * files that are not TypeScript (validators, OpenAPI, schemas) and a launcher for self-test. The
+ * package's command, bin/hosted-site-contract.js, runs this output on Node with no loader; in the
+ * repository the same file runs the sources through tsx.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = new URL('../', import.meta.url);
+const dist = new URL('dist/', root);
+
+/**
+ * conformance/self-test.ts runs the command it finds at ../bin/hosted-site-contract.js: in the
+ * repository, the launcher; in dist/, this one, which needs no check for sources.
+ */
+const LAUNCHER = `#!/usr/bin/env node
+// The compiled dispatcher, on Node with no loader.
+import './cli.js';
+`;
+
+function compile(): void {
+  const tsc = fileURLToPath(new URL('node_modules/typescript/bin/tsc', root));
+  try {
+    execFileSync(process.execPath, [tsc, '-p', fileURLToPath(new URL('tsconfig.build.json', root))], { stdio: 'inherit' });
+  } catch {
+    throw new Error('tsc reported errors (above)');
+  }
+}
+
+/** generated/ files that are not TypeScript sources (tsc copies none of them). */
+function copyGeneratedAssets(): string[] {
+  const names = readdirSync(new URL('generated/', root)).filter((name) => !name.endsWith('.ts') || name.endsWith('.d.ts'));
+  for (const name of names) copyFileSync(new URL(`generated/${name}`, root), new URL(`generated/${name}`, dist));
+  return names;
+}
+
+function main(): number {
+  rmSync(dist, { recursive: true, force: true });
+  try {
+    compile();
+  } catch (error) {
+    console.error(`build: ${(error as Error).message}`);
+    return 1;
+  }
+  const assets = copyGeneratedAssets();
+  const launcher = new URL('bin/hosted-site-contract.js', dist);
+  writeFileSync(launcher, LAUNCHER);
+  chmodSync(launcher, 0o755);
+  console.log(`build: dist/ written (compiled sources, generated/${assets.join(', generated/')}, bin/hosted-site-contract.js)`);
+  return 0;
+}
+
+process.exitCode = main();

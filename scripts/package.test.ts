@@ -1,0 +1,184 @@
+/**
+ * The package as a user gets it: built, packed, installed from the tarball into a fresh project
+ * (no loader, no dev dependency), then used there: the command (`--version`, `help`, `conform`
+ * against the embedded mock), the client and the mock from plain JS, and the typed client from
+ * TypeScript (nodenext) where a wrong body must not compile.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiIdentity } from '../spec/identity.ts';
+
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+
+interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+async function sh(file: string, args: readonly string[], cwd: string, timeout = 120_000): Promise<Ran> {
+  try {
+    const { stdout, stderr } = await run(file, [...args], { cwd, timeout, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: unknown; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? String(error) };
+  }
+}
+
+let work: string;
+let consumer: string;
+let packed: readonly string[];
+const bin = () => join(consumer, 'node_modules', '.bin', pkg.name);
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'hsc-package-'));
+  consumer = join(work, 'consumer');
+  const build = await sh('npm', ['run', '-s', 'build'], repo);
+  expect(build.code, build.stderr).toBe(0);
+  // --ignore-scripts: built just above; the JSON listing stays alone on stdout.
+  const pack = await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], repo);
+  expect(pack.code, pack.stderr).toBe(0);
+  const [listing] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
+  packed = listing.files.map((f) => f.path);
+  mkdirSync(consumer);
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // --prefer-offline: the runtime dependencies are in npm's cache since the repository's install.
+  const install = await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, listing.filename)], consumer);
+  expect(install.code, install.stderr).toBe(0);
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('holds compiled code and declarations, and no test, source, CI, bench or generator file', () => {
+    expect(packed).toContain('dist/index.js');
+    expect(packed).toContain('bin/hosted-site-contract.js');
+    const stray = packed.filter(
+      (p) =>
+        /\.test\.|\.typetest\./.test(p) ||
+        (/\.ts$/.test(p) && !/\.d\.ts$/.test(p)) ||
+        (/^(\.ci|scripts|generator|spec|mock|conformance|bin|generated|dist\/generator)\//.test(p) && p !== 'bin/hosted-site-contract.js') ||
+        /vitest|tsconfig/.test(p),
+    );
+    expect(stray).toEqual([]);
+  });
+
+  it('installs only the runtime dependencies the compiled code imports (no loader, no ts-morph)', () => {
+    for (const name of Object.keys(pkg.dependencies)) expect(existsSync(join(consumer, 'node_modules', name)), name).toBe(true);
+    for (const devOnly of ['tsx', 'esbuild', 'ts-morph', 'typescript', 'ajv', 'yaml', 'vitest']) {
+      expect(existsSync(join(consumer, 'node_modules', devOnly)), devOnly).toBe(false);
+    }
+  });
+});
+
+describe('the installed command', () => {
+  it('--version names the package version and the spec version', async () => {
+    const ran = await sh('npx', ['--no-install', pkg.name, '--version'], consumer);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim()).toBe(`${pkg.name} ${pkg.version} (${apiIdentity.title} ${apiIdentity.basePath.slice(1)}, spec ${apiIdentity.specVersion})`);
+  });
+
+  it('help lists the commands', async () => {
+    const ran = await sh(bin(), ['help'], consumer);
+    expect(ran.code).toBe(0);
+    for (const command of ['conform', 'mock', 'self-test', 'generate']) expect(ran.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+  });
+
+  it('conform against the embedded mock passes (exit 0)', async () => {
+    const ran = await sh(bin(), ['conform', '--reporter', 'json'], consumer);
+    expect(ran.code, ran.stderr).toBe(0);
+    const report = JSON.parse(ran.stdout) as { summary: { failed: number; passed: number } };
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.passed).toBeGreaterThan(0);
+  });
+
+  it('generate says it is a development command of the repository (exit 2, no stack trace)', async () => {
+    const ran = await sh(bin(), ['generate', '--check'], consumer);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/development command/);
+    expect(ran.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the library from a consumer project', () => {
+  it('plain JS (ESM, no loader) imports the client and the mock, reads a site and gets an acknowledgement', async () => {
+    writeFileSync(
+      join(consumer, 'use.mjs'),
+      `import { HostedSiteClient } from '${pkg.name}/client';
+import { startMock } from '${pkg.name}/mock';
+import { api } from '${pkg.name}';
+const mock = await startMock({ port: 0 });
+try {
+  const client = new HostedSiteClient({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey, validateResponses: true });
+  const { site } = await client.getSite({ site_id: mock.fixtures.siteId });
+  const { site: { environments } } = await client.listEnvironments({ site_id: site.id });
+  const ack = await client.runWpCliCommand({ env_id: environments[0].id }, { wp_command: 'wp plugin list' });
+  console.log(JSON.stringify({ site: site.id, operation: ack.operation_id, endpoints: api.endpoints.length }));
+} finally {
+  await mock.close();
+}
+`,
+    );
+    const ran = await sh(process.execPath, ['use.mjs'], consumer);
+    expect(ran.code, ran.stderr).toBe(0);
+    const out = JSON.parse(ran.stdout) as { site: string; operation: string; endpoints: number };
+    expect(out.operation).toMatch(/^environment:run-wp-cli-command-[0-9a-f-]{36}$/);
+    expect(out.site).toMatch(/^[0-9a-f-]{36}$/);
+    expect(out.endpoints).toBe(27);
+  });
+
+  it('TypeScript (nodenext, library checks on) type-checks the typed client, and a wrong body does not compile', async () => {
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(repo, 'node_modules', '@types')],
+        },
+        include: ['*.ts'],
+      }),
+    );
+    const consumerTs = (wrong: string) => `import { ApiError, HostedSiteClient } from '${pkg.name}/client';
+import type { GetSiteResponse } from '${pkg.name}/types';
+import { validateSite } from '${pkg.name}/validators';
+import { startMock } from '${pkg.name}/mock';
+import { api, type Model } from '${pkg.name}';
+const mock = await startMock({ port: 0 });
+const client = new HostedSiteClient({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey });
+const answer: GetSiteResponse = await client.getSite({ site_id: mock.fixtures.siteId });
+const valid: boolean = validateSite(answer.site);
+const first: Model.Endpoint | undefined = api.endpoints[0];
+export const used = [valid, first, ApiError];
+${wrong}
+await mock.close();
+`;
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    // A body with a wrong field type and a missing required field: the compiler must refuse it.
+    writeFileSync(join(consumer, 'use.ts'), consumerTs(`await client.clearCdnCache({ environment_id: 42 });`));
+    const wrong = await sh(process.execPath, [tsc, '-p', '.'], consumer);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toMatch(/use\.ts\(12,/);
+    expect(wrong.stdout.split('\n').filter((l) => /error TS/.test(l) && !/^use\.ts\(12,/.test(l))).toEqual([]);
+
+    writeFileSync(join(consumer, 'use.ts'), consumerTs(`await client.clearCdnCache({ environment_id: '${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}', cdn_cache_id: 'x' });`));
+    const right = await sh(process.execPath, [tsc, '-p', '.'], consumer);
+    expect(right.stdout + right.stderr).toBe('');
+    expect(right.code).toBe(0);
+  });
+});
