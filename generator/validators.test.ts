@@ -136,7 +136,7 @@ describe('generateValidators', () => {
 
   it('types every export in validators.d.ts with the matching type of types.ts', () => {
     const dts = contentsOf(VALIDATORS_TYPES_FILE);
-    expect(dts).toMatch(/import type \{[^}]*\} from '\.\/types\.ts';/);
+    expect(dts).toMatch(/import type \{[^}]*\} from '\.\/types\.js';/);
     for (const entry of entries) expect(dts).toContain(`export declare const ${entry.exportName}: Validator<${entry.typeName}>;`);
     for (const group of groups) expect(dts).toContain(`export declare const ${validatorMaps[group]}: {`);
     expect(dts).toContain('export declare const validateClearCdnCacheResponse: Validator<ClearCdnCacheResponse>;');
