@@ -6,6 +6,9 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { checks } from '../conformance/checks/index.ts';
+import { exchange, judge, strict } from '../conformance/checks/testing.ts';
+import { queryValidators, requestValidators } from '../generated/validators.js';
 import { api } from '../spec/api.ts';
 import type { Endpoint } from '../spec/model.ts';
 import { conflictsOf, inScope, isAck, operationIdPattern, operationKinds } from '../spec/queries.ts';
@@ -227,11 +230,12 @@ describe('the OpenAPI JSON Schemas under ajv (draft 2020-12)', () => {
     expect(corrupted).toBeGreaterThan(api.endpoints.length);
   });
 
+  // Every parameter, path and query: Dredd aborts on a path parameter without one, and a tool that builds a request from the examples needs the required query parameter too.
   it.each(api.endpoints.map((e) => [e.name, e] as const))('%s: its success answer, request body and parameters have examples', (_, e) => {
     const op = operationOf(e);
     expect(op.responses[successKey(e)].content['application/json']).toHaveProperty('example');
     if (e.body) expect(op.requestBody.content['application/json']).toHaveProperty('example');
-    for (const p of op.parameters ?? []) if (p.in === 'path') expect(p).toHaveProperty('example');
+    for (const p of op.parameters ?? []) expect(p, `${p.in} parameter ${p.name}`).toHaveProperty('example');
     if (isAck(e)) expect(op.responses['202'].content['application/json'].example.operation_id).toMatch(new RegExp(operationIdPattern(e.success.operationKind)));
   });
 
@@ -254,5 +258,62 @@ describe('the OpenAPI JSON Schemas under ajv (draft 2020-12)', () => {
     const validate = ajv.getSchema(pointer('components', 'responses', 'Error401', 'content', 'application/json', 'schema'))!;
     expect(validate({ message: 'No or invalid API key provided', status: 401 })).toBe(true);
     expect(validate({ message: 'No or invalid API key provided', status: 500 })).toBe(false);
+  });
+});
+
+/**
+ * What a static mock of this document serves, Prism's static mode emulated: for each operation
+ * the lowest 2xx response (a range key `2XX` served as 200) with the example of its JSON content,
+ * whatever the request. The suite's own checks judge it as they would judge a live answer, under
+ * --strict, so a static mock of openapi.yaml passes RESPONSE-SCHEMA, ACK-202 and OPID-*; and the
+ * example request (path, query, body), which tools such as Dredd send, passes the generated
+ * request validators the reference mock judges input with.
+ */
+describe('what a static mock of the document serves', () => {
+  const served = (op: Node): { status: number; json: unknown } => {
+    const [key, response] = Object.entries(op.responses as Node)
+      .filter(([k]) => /^2(\d\d|XX)$/.test(k))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[0]!;
+    return { status: Number(key.replace(/XX$/, '00')), json: deref(response).content['application/json'].example };
+  };
+  const requestOf = (op: Node) => {
+    const params = (where: string) => Object.fromEntries((op.parameters ?? []).filter((p: Node) => p.in === where).map((p: Node) => [p.name, p.example]));
+    const body = op.requestBody?.content['application/json'].example;
+    return { path: params('path'), query: params('query'), body };
+  };
+  /** The rules whose checks apply to an answer, and the verdicts of those that fail it. */
+  const judged = (e: Endpoint, answer: { status: number; json: unknown }) => {
+    const { path, query, body } = requestOf(operationOf(e));
+    const given = exchange({ endpoint: e, path, query, ...(body === undefined ? {} : { requestBody: JSON.stringify(body) }), ...answer });
+    const applied = checks.filter((c) => c.applies(given));
+    return {
+      rules: applied.map((c) => c.rule),
+      failed: applied.flatMap((c) => {
+        const verdict = judge(c, given, strict);
+        return verdict === 'pass' || verdict === 'skip' ? [] : [`${c.rule}: ${verdict.title}`];
+      }),
+    };
+  };
+
+  it.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('%s: the served success passes every check that applies', (_, e) => {
+    const answer = served(operationOf(e));
+    expect(answer.status).toBe(isAck(e) ? 202 : 200);
+    const { rules, failed } = judged(e, answer);
+    expect(rules).toContain(isAck(e) ? 'OPID-KIND' : 'RESPONSE-SCHEMA');
+    expect(failed).toEqual([]);
+  });
+
+  it.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('%s: a served body without its fields would be caught', (_, e) => {
+    expect(judged(e, { ...served(operationOf(e)), json: {} }).failed).not.toEqual([]);
+  });
+
+  it.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('%s: the example request passes the generated request validators', (_, e) => {
+    const { query, body } = requestOf(operationOf(e));
+    const bodyValidator = requestValidators[e.name as keyof typeof requestValidators];
+    const queryValidator = queryValidators[e.name as keyof typeof queryValidators];
+    expect(bodyValidator !== undefined).toBe(e.body !== undefined);
+    expect(queryValidator !== undefined).toBe(e.queryParams.length > 0);
+    if (bodyValidator) expect(bodyValidator(body), JSON.stringify(bodyValidator.errors)).toBe(true);
+    if (queryValidator) expect(queryValidator(query), JSON.stringify(queryValidator.errors)).toBe(true);
   });
 });
