@@ -5,7 +5,8 @@
  * the reason. The report's counts travel as properties: distinct failures and rule violations,
  * coverage, skipped rows per reason group, accepted changes per operation. Every value is
  * escaped, and characters XML 1.0 cannot carry (most control characters, lone surrogates) are
- * replaced.
+ * replaced. The output is valid under the Jenkins xUnit plugin's JUnit schema (`junit-10.xsd`
+ * beside this file, checked by `junit-xsd.test.ts`), which CI tools hold JUnit files to.
  */
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
@@ -70,10 +71,11 @@ function failureElement(row: CheckSummary, own: readonly Failure[], related: rea
 }
 
 function testcase(row: CheckSummary, own: readonly Failure[], related: readonly Failure[], warnings: readonly Failure[]): string {
-  const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="${seconds(row.ms ?? 0)}" assertions="${row.exchanges}">`;
+  // No `assertions` (the exchanges judged): the Jenkins JUnit schema rejects it; the JSON report has them.
+  const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="${seconds(row.ms ?? 0)}">`;
   const body: string[] = [];
   if (row.outcome === 'failed') body.push(failureElement(row, own, related));
-  // The reason as content: the Jenkins JUnit schema gives `<skipped>` no attributes.
+  // The reason as content, line breaks kept (the schema would take a `message` attribute too).
   else if (row.outcome === 'skipped') body.push(`      <skipped>${xmlEscape(row.reason ?? 'skipped')}</skipped>`);
   const out = [...(row.outcome !== 'skipped' && row.reason ? [`note: ${row.reason}`] : []), ...warnings.map((w) => `warning: ${details(w)}`)];
   if (out.length) body.push(`      <system-out>${xmlEscape(out.join('\n\n'))}</system-out>`);
