@@ -131,13 +131,17 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     progress.end();
     if (sanitizer.overflow) return overflowed(sanitizer.overflow, stderr, progress);
     const waited = send.stats().waitedMs;
-    const bounded: Report = sanitizer.value({
+    // The runner's report left it sanitized, and no secret is learned after it: only the new note
+    // needs the sanitizer here (every output passes it once more as text).
+    const bounded: Report = {
       ...report,
       notes: [
         ...report.notes,
-        `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); waits for 429s added up to ${(waited / 1000).toFixed(1)} s of the run's budget of ${options.maxWaitS} s (--max-wait-s)`,
+        sanitizer.text(
+          `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); waits for 429s added up to ${(waited / 1000).toFixed(1)} s of the run's budget of ${options.maxWaitS} s (--max-wait-s)`,
+        ),
       ],
-    });
+    };
     return (await writeReports(bounded, options, io, { stdout, stderr, sanitizer })) ?? (report.ok ? 0 : 1);
   } finally {
     progress.end();
