@@ -56,7 +56,7 @@ export type ContractType =
  * Conventions) or `plain` (a body; status not shown, UNK-SYNC-SUCCESS-STATUS: `status` null).
  */
 export type ContractSuccess =
-  | { readonly kind: 'acknowledged'; readonly status: 202; readonly operationKind: string }
+  | { readonly kind: 'acknowledged'; readonly status: 202; readonly operationKind: string; readonly body: ContractType }
   | { readonly kind: 'plain'; readonly status: null; readonly body: ContractType };
 
 export interface ContractEndpoint {
@@ -129,6 +129,9 @@ export interface ContractSnapshot {
   readonly errorMeanings: Api['errorMeanings'];
 }
 
+/** §Endpoints > Conventions: "Acknowledgement body (HTTP 202)" (the model's resource of that name). */
+const ACKNOWLEDGEMENT: ContractType = { kind: 'ref', resource: 'Acknowledgement' };
+
 const operationOf = (e: Pick<Endpoint, 'method' | 'path'>): OperationName => `${e.method} ${e.path}` as OperationName;
 
 function contractType(type: FieldType): ContractType {
@@ -159,7 +162,7 @@ function contractField(f: Field | Param): ContractField {
 function contractEndpoint(e: Endpoint): ContractEndpoint {
   const success: ContractSuccess =
     e.success.kind === 'ack'
-      ? { kind: 'acknowledged', status: 202, operationKind: e.success.operationKind }
+      ? { kind: 'acknowledged', status: 202, operationKind: e.success.operationKind, body: ACKNOWLEDGEMENT }
       : { kind: 'plain', status: null, body: contractType(e.success.body) };
   return {
     operation: operationOf(e),
