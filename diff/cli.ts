@@ -5,6 +5,7 @@
  * passes the sanitizer.
  */
 import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { Sanitizer } from '../sanitize/sanitizer.ts';
@@ -72,7 +73,7 @@ export async function runDiff(args: readonly string[], io: DiffIo = { stdout: pr
   if (flags.output === undefined) stdout.write(text);
   else {
     try {
-      await writeFile(flags.output, sanitizer.text(text));
+      await writeFile(resolve(cwd, flags.output), sanitizer.text(text));
     } catch (error) {
       throw new SetupError(`cannot write ${flags.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
