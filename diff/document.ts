@@ -52,15 +52,15 @@ export function diffFormats(before: ContractSnapshot, after: ContractSnapshot): 
   for (const f of before.formats) {
     const next = afterByName.get(f.name);
     const sections = { before: f.cite.section, after: next?.cite.section ?? null };
-    if (!next) changes.push(fixed('format-entry-removed', `format ${f.name}`, [], f.pattern, null, sections, `format ${f.name} no longer defined`));
+    if (!next) changes.push(fixed('format-entry-removed', `format ${f.name}`, [], f.pattern, null, sections, 'format no longer defined'));
     else if (f.pattern !== next.pattern) {
-      changes.push(fixed('format-pattern-changed', `format ${f.name}`, usersOf(f.name, after), f.pattern, next.pattern, sections, `format ${f.name}: pattern changed`));
+      changes.push(fixed('format-pattern-changed', `format ${f.name}`, usersOf(f.name, after), f.pattern, next.pattern, sections, 'pattern changed'));
     } else if (f.description !== next.description || !same(f.cite, next.cite)) {
-      changes.push(fixed('format-text-changed', `format ${f.name}`, [], f.description, next.description, sections, `format ${f.name}: description or citation changed`));
+      changes.push(fixed('format-text-changed', `format ${f.name}`, [], f.description, next.description, sections, 'description or citation changed'));
     }
   }
   for (const f of after.formats.filter((x) => !beforeNames.has(x.name))) {
-    changes.push(fixed('format-entry-added', `format ${f.name}`, [], null, f.pattern, { before: null, after: f.cite.section }, `format ${f.name} defined`));
+    changes.push(fixed('format-entry-added', `format ${f.name}`, [], null, f.pattern, { before: null, after: f.cite.section }, 'new format'));
   }
   return changes;
 }
@@ -76,14 +76,14 @@ export function diffResources(before: ContractSnapshot, after: ContractSnapshot)
     const next = afterByName.get(r.name);
     const reach = resourceReach(r.name, usesBefore, usesAfter, order);
     if (!next) {
-      changes.push(fixed('resource-removed', r.name, reach.operations, r.name, null, sectionsOf(r), `resource ${r.name} removed`));
+      changes.push(fixed('resource-removed', r.name, reach.operations, r.name, null, sectionsOf(r), 'resource removed'));
       continue;
     }
-    if (!same(r.cite, next.cite)) changes.push(fixed('resource-cite-changed', r.name, reach.operations, text(r.cite), text(next.cite), sectionsOf(r, next), `resource ${r.name}: citation changed`));
+    if (!same(r.cite, next.cite)) changes.push(fixed('resource-cite-changed', r.name, reach.operations, text(r.cite), text(next.cite), sectionsOf(r, next), 'citation changed'));
     changes.push(...diffFields(r.fields, next.fields, { subject: (path) => `${r.name}.${path}`, directions: reach.directions, operations: reach.operations, sections: sectionsOf(r, next) }));
   }
   for (const r of after.resources.filter((x) => !beforeNames.has(x.name))) {
-    changes.push(fixed('resource-added', r.name, resourceReach(r.name, usesBefore, usesAfter, order).operations, null, r.name, sectionsOf(undefined, r), `resource ${r.name} added`));
+    changes.push(fixed('resource-added', r.name, resourceReach(r.name, usesBefore, usesAfter, order).operations, null, r.name, sectionsOf(undefined, r), 'new resource'));
   }
   return changes;
 }

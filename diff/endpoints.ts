@@ -36,12 +36,12 @@ export function diffEndpoints(before: readonly ContractEndpoint[], after: readon
     const next = afterByOperation.get(e.operation) ?? movedTo.get(e);
     if (next) changes.push(...diffEndpoint(e, next));
     else {
-      changes.push(fixed('endpoint-removed', e.operation, [e.operation], describeSuccess(e.success), null, sectionsOf(e, undefined), `endpoint ${e.operation} removed`));
+      changes.push(fixed('endpoint-removed', e.operation, [e.operation], describeSuccess(e.success), null, sectionsOf(e, undefined), 'endpoint removed'));
     }
   }
   for (const e of added.filter((a) => !arrived.has(a))) {
     const deprecation = e.deprecated ? `; deprecated on arrival (${describeDeprecation(e.deprecated)})` : '';
-    changes.push(fixed('endpoint-added', e.operation, [e.operation], null, describeSuccess(e.success), sectionsOf(undefined, e), `endpoint ${e.operation} added${deprecation}`));
+    changes.push(fixed('endpoint-added', e.operation, [e.operation], null, describeSuccess(e.success), sectionsOf(undefined, e), `new endpoint${deprecation}`));
   }
   return changes;
 }
@@ -53,7 +53,7 @@ function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint): Change
   const sections = sectionsOf(before, after);
   const one = (kind: FixedKind, was: string | null, now: string | null, summary: string) => fixed(kind, op, operations, was, now, sections, summary);
   const changes: Change[] = [];
-  if (before.operation !== op) changes.push(one('endpoint-moved', before.operation, op, `endpoint ${before.operation} moved to ${op}`));
+  if (before.operation !== op) changes.push(one('endpoint-moved', before.operation, op, `endpoint moved (renamed) from ${before.operation}`));
 
   const [was, now] = [before.success, after.success];
   if (was.kind !== now.kind || was.status !== now.status) {
@@ -75,14 +75,14 @@ function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint): Change
 
   const [dBefore, dAfter] = [before.deprecated, after.deprecated];
   if (!dBefore && dAfter) {
-    changes.push(fixed('endpoint-deprecated', op, operations, describeDeprecation(dBefore), describeDeprecation(dAfter), { before: null, after: dAfter.cite.section }, `${op} deprecated; ${replacementWords(dAfter.replacement)}`));
+    changes.push(fixed('endpoint-deprecated', op, operations, describeDeprecation(dBefore), describeDeprecation(dAfter), { before: null, after: dAfter.cite.section }, `deprecated; ${replacementWords(dAfter.replacement)}`));
   } else if (dBefore && !dAfter) {
-    changes.push(fixed('endpoint-undeprecated', op, operations, describeDeprecation(dBefore), describeDeprecation(dAfter), { before: dBefore.cite.section, after: null }, `${op} no longer deprecated`));
+    changes.push(fixed('endpoint-undeprecated', op, operations, describeDeprecation(dBefore), describeDeprecation(dAfter), { before: dBefore.cite.section, after: null }, 'no longer deprecated'));
   } else if (dBefore && dAfter && dBefore.replacement !== dAfter.replacement) {
-    changes.push(fixed('replacement-changed', op, operations, describeDeprecation(dBefore), describeDeprecation(dAfter), { before: dBefore.cite.section, after: dAfter.cite.section }, `${op}: ${replacementWords(dAfter.replacement)}`));
+    changes.push(fixed('replacement-changed', op, operations, describeDeprecation(dBefore), describeDeprecation(dAfter), { before: dBefore.cite.section, after: dAfter.cite.section }, `replacement changed: ${replacementWords(dAfter.replacement)}`));
   }
   if (!same(before.cite, after.cite) || (dBefore && dAfter && !same(dBefore.cite, dAfter.cite))) {
-    changes.push(one('endpoint-cite-changed', citeText(before), citeText(after), `${op}: citation changed`));
+    changes.push(one('endpoint-cite-changed', citeText(before), citeText(after), 'citation changed (the section, or the words the model quotes)'));
   }
 
   changes.push(

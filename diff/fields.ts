@@ -52,12 +52,12 @@ export function diffFields(before: readonly ContractField[], after: readonly Con
   if (removed.length === 1 && added.length === 1 && gone && come && same(gone.type, come.type) && gone.presence === come.presence) {
     const kind = gone.type.kind === 'object' ? 'container-moved' : 'field-renamed';
     const what = kind === 'container-moved' ? 'container' : 'field';
-    changes.push(change(kind, site, join(prefix, gone.name), join(prefix, gone.name), join(prefix, come.name), `${what} \`${join(prefix, gone.name)}\` renamed \`${come.name}\``));
+    changes.push(change(kind, site, join(prefix, gone.name), join(prefix, gone.name), join(prefix, come.name), `${what} renamed \`${come.name}\``));
   } else {
-    for (const f of removed) changes.push(change('field-removed', site, join(prefix, f.name), describeType(f.type), null, `field \`${join(prefix, f.name)}\` removed`));
+    for (const f of removed) changes.push(change('field-removed', site, join(prefix, f.name), describeType(f.type), null, 'field removed'));
     for (const f of added) {
       const kind = mustCarry(f) ? 'field-added' : 'optional-field-added';
-      changes.push(change(kind, site, join(prefix, f.name), null, describeType(f.type), `${mustCarry(f) ? 'required' : 'optional'} field \`${join(prefix, f.name)}\` (${f.presence}) added`));
+      changes.push(change(kind, site, join(prefix, f.name), null, describeType(f.type), `new ${mustCarry(f) ? 'required' : 'optional'} field (${f.presence})`));
     }
   }
   for (const f of before) {
@@ -73,19 +73,19 @@ function diffField(before: ContractField, after: ContractField, site: FieldSite,
   const changes: Change[] = [];
   if (before.presence !== after.presence) {
     const kind = mustCarry(after) && !mustCarry(before) ? 'now-required' : 'no-longer-required';
-    changes.push(change(kind, site, path, before.presence, after.presence, `\`${path}\` is ${kind === 'now-required' ? 'now' : 'no longer'} required (${before.presence} → ${after.presence})`));
+    changes.push(change(kind, site, path, before.presence, after.presence, `${kind === 'now-required' ? 'now' : 'no longer'} required`));
   }
   const marks = MARKS.filter((m) => before[m] !== after[m]);
   if (marks.length) {
     const shown = (f: ContractField) => MARKS.filter((m) => f[m] !== undefined).map((m) => `${m}: ${String(f[m])}`).join(', ') || 'none';
-    changes.push(entry('field-marked', fixedClasses['field-marked'], site, path, shown(before), shown(after), `\`${path}\`: the model's reading changed (${marks.join(', ')})`));
+    changes.push(entry('field-marked', fixedClasses['field-marked'], site, path, shown(before), shown(after), `the model's reading changed (${marks.join(', ')})`));
   }
   changes.push(...diffType(before.type, after.type, site, path));
   return changes;
 }
 
 export function diffType(before: ContractType, after: ContractType, site: FieldSite, path: string): Change[] {
-  const typeChanged = () => [change('type-changed', site, path, describeType(before), describeType(after), `\`${path}\`: type changed`)];
+  const typeChanged = () => [change('type-changed', site, path, describeType(before), describeType(after), 'type changed')];
   if (before.kind !== after.kind) return typeChanged();
   switch (before.kind) {
     case 'ref':
@@ -98,7 +98,7 @@ export function diffType(before: ContractType, after: ContractType, site: FieldS
       const next = after as typeof before;
       if (before.meaning === next.meaning) return [];
       const kind = next.meaning ? 'format-changed' : 'format-dropped';
-      return [change(kind, site, path, before.meaning ?? 'none', next.meaning ?? 'none', `\`${path}\`: number meaning ${next.meaning ? 'now' : 'no longer'} stated`)];
+      return [change(kind, site, path, before.meaning ?? 'none', next.meaning ?? 'none', `number meaning ${next.meaning ? (before.meaning ? 'changed' : 'now stated') : 'no longer stated'}`)];
     }
     case 'string':
       return diffString(before, after as typeof before, site, path);
@@ -113,10 +113,10 @@ function diffString(before: StringType, after: StringType, site: FieldSite, path
   const changes: Change[] = [];
   if (before.format !== after.format) {
     const kind = after.format ? 'format-changed' : 'format-dropped';
-    changes.push(change(kind, site, path, before.format ?? 'none', after.format ?? 'none', `\`${path}\`: format ${after.format ? (before.format ? 'changed' : 'added') : 'dropped'}`));
+    changes.push(change(kind, site, path, before.format ?? 'none', after.format ?? 'none', `format ${after.format ? (before.format ? 'changed' : 'added') : 'dropped'}`));
   }
   const limits = limitChange(before, after);
-  if (limits) changes.push(change(limits, site, path, describeLimits(before), describeLimits(after), `\`${path}\`: limit ${limits.replace('limit-', '')}`));
+  if (limits) changes.push(change(limits, site, path, describeLimits(before), describeLimits(after), `limit ${limits.replace('limit-', '')}`));
   changes.push(...valueSetChanges(before, after, site, path));
   return changes;
 }
@@ -145,6 +145,8 @@ interface Values {
 const valuesOf = (type: StringType): Values =>
   type.enum ? { closed: true, values: type.enum.shown, size: type.enum.size } : { closed: false, values: type.open?.occurs ?? [] };
 
+const codes = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
+
 const describeValues = (v: Values): string =>
   v.closed ? `one of ${v.size} (shown: ${v.values.join(', ')})` : v.values.length ? `any string; values that occur: ${v.values.join(', ')}` : 'any string';
 
@@ -156,17 +158,17 @@ function valueSetChanges(before: StringType, after: StringType, site: FieldSite,
   let summary = '';
   if (was.closed !== now.closed) {
     kind = now.closed ? 'value-set-closed' : 'value-set-opened';
-    summary = `\`${path}\`: value set ${now.closed ? 'closed' : 'opened'}`;
+    summary = `value set ${now.closed ? 'closed' : 'opened'}`;
   } else if (was.size !== now.size || (added.length && removed.length)) {
     kind = 'value-set-changed';
-    summary = `\`${path}\`: value set changed`;
+    summary = 'value set changed';
   } else if (added.length) {
     kind = 'values-added';
     const whole = now.closed && now.values.length === now.size ? `; all ${now.size} now shown` : '';
-    summary = `\`${path}\`: ${added.length} more value${added.length === 1 ? '' : 's'} shown (${added.join(', ')})${whole}`;
+    summary = `${added.length} more value${added.length === 1 ? '' : 's'} shown (${codes(added)})${whole}`;
   } else if (removed.length) {
     kind = 'values-removed';
-    summary = `\`${path}\`: ${removed.length} value${removed.length === 1 ? '' : 's'} no longer shown (${removed.join(', ')})`;
+    summary = `${removed.length} value${removed.length === 1 ? '' : 's'} no longer shown (${codes(removed)})`;
   }
   return kind ? [change(kind, site, path, describeValues(was), describeValues(now), summary)] : [];
 }

@@ -30,9 +30,9 @@ function pair<T extends { readonly id: string }>(before: readonly T[], after: re
 export function diffUnknowns(before: ContractSnapshot['unknowns'], after: ContractSnapshot['unknowns']): Change[] {
   const { gone, come, both } = pair(before, after);
   return [
-    ...gone.map((u) => entry('unknown-resolved', u.id, [], u.what, null, sectionsOf(u), `${u.id} resolved: the document now states ${lowerFirst(u.what)}`)),
-    ...both.flatMap(([u, v]) => (same(u, v) ? [] : [entry('unknown-text-changed', u.id, [], u.what, v.what, sectionsOf(u, v), `${u.id}: wording or citation changed`)])),
-    ...come.map((u) => entry('unknown-introduced', u.id, [], null, u.what, sectionsOf(undefined, u), `${u.id} introduced: not shown: ${lowerFirst(u.what)}`)),
+    ...gone.map((u) => entry('unknown-resolved', u.id, [], u.what, null, sectionsOf(u), `resolved: the document now states ${lowerFirst(u.what)}`)),
+    ...both.flatMap(([u, v]) => (same(u, v) ? [] : [entry('unknown-text-changed', u.id, [], u.what, v.what, sectionsOf(u, v), 'wording or citation changed')])),
+    ...come.map((u) => entry('unknown-introduced', u.id, [], null, u.what, sectionsOf(undefined, u), `introduced: not shown: ${lowerFirst(u.what)}`)),
   ];
 }
 
@@ -43,16 +43,16 @@ export function diffAssumptions(before: ContractSnapshot, after: ContractSnapsho
   const changes: Change[] = [];
   for (const a of gone) {
     const verdict = settlement(a.id, before, after);
-    changes.push(entry('assumption-settled', a.id, a.operations, a.choice, null, sectionsOf(a), `${a.id} ${verdict}`));
+    changes.push(entry('assumption-settled', a.id, a.operations, a.choice, null, sectionsOf(a), verdict));
   }
   for (const [a, b] of both) {
     if (!same(a.choice, b.choice) || !same(a.scope, b.scope)) {
-      changes.push(entry('assumption-changed', a.id, [...new Set([...b.operations, ...a.operations])], a.choice, b.choice, sectionsOf(a, b), `${a.id}: the choice ${same(a.choice, b.choice) ? 'now covers other endpoints' : 'changed'}`));
+      changes.push(entry('assumption-changed', a.id, [...new Set([...b.operations, ...a.operations])], a.choice, b.choice, sectionsOf(a, b), `the choice ${same(a.choice, b.choice) ? 'now covers other endpoints' : 'changed'}`));
     } else if (!same(a.why, b.why) || !same(a.cite, b.cite)) {
-      changes.push(entry('assumption-text-changed', a.id, b.operations, a.why, b.why, sectionsOf(a, b), `${a.id}: reasons or citation reworded`));
+      changes.push(entry('assumption-text-changed', a.id, b.operations, a.why, b.why, sectionsOf(a, b), 'reasons or citation reworded'));
     }
   }
-  for (const a of come) changes.push(entry('assumption-introduced', a.id, a.operations, null, a.choice, sectionsOf(undefined, a), `${a.id} introduced: the document leaves a choice open`));
+  for (const a of come) changes.push(entry('assumption-introduced', a.id, a.operations, null, a.choice, sectionsOf(undefined, a), 'introduced: the document leaves a choice open'));
   return changes;
 }
 
@@ -63,7 +63,7 @@ export function diffAssumptions(before: ContractSnapshot, after: ContractSnapsho
  */
 function settlement(id: string, before: ContractSnapshot, after: ContractSnapshot): string {
   const was = restingOn(id, before);
-  if (was.size === 0) return 'settled: the new document decides it (whether as chosen: read its section)';
+  if (was.size === 0) return 'settled: the new document decides it (the snapshots cannot tell whether as chosen)';
   const now = new Map([...placesOf(after)].map(([key, value]) => [key, value]));
   const changed = [...was].filter(([key, value]) => !same(now.get(key), value)).map(([key]) => key);
   return changed.length === 0 ? 'confirmed: the new document states what it chose' : `contradicted: the new document decides otherwise (${changed.join('; ')})`;
@@ -107,17 +107,17 @@ export function diffConflicts(before: ContractSnapshot, after: ContractSnapshot)
     // Resolved by the letter where an endpoint's table does not take up the status the reading allowed.
     const byLetter = c.extraStatus === undefined ? [] : c.operations.filter((o) => errorsAfter.has(o) && !errorsAfter.get(o)!.includes(c.extraStatus!));
     const how = byLetter.length ? `; ${c.extraStatus} is no longer accepted on ${byLetter.join(', ')} (the letter won)` : '';
-    changes.push(entry('conflict-resolved', c.id, c.operations, `${c.letter.says} / ${c.reading.says}`, null, sections(c), `${c.id} resolved${how}`, byLetter.length ? ['server-breaking'] : []));
+    changes.push(entry('conflict-resolved', c.id, c.operations, `${c.letter.says} / ${c.reading.says}`, null, sections(c), `resolved${how}`, byLetter.length ? ['server-breaking'] : []));
   }
   for (const [a, b] of both) {
     const { mockWhy: _a, letter: la, reading: ra, ...restA } = a;
     const { mockWhy: _b, letter: lb, reading: rb, ...restB } = b;
     if (!same(restA, restB) || la.says !== lb.says || ra.says !== rb.says) {
-      changes.push(entry('conflict-changed', a.id, [...new Set([...b.operations, ...a.operations])], `${la.says} / ${ra.says}`, `${lb.says} / ${rb.says}`, sections(a, b), `${a.id} changed`));
+      changes.push(entry('conflict-changed', a.id, [...new Set([...b.operations, ...a.operations])], `${la.says} / ${ra.says}`, `${lb.says} / ${rb.says}`, sections(a, b), 'changed'));
     } else if (!same(a, b)) {
-      changes.push(entry('conflict-text-changed', a.id, b.operations, a.mockWhy, b.mockWhy, sections(a, b), `${a.id}: citation or the mock's reasons reworded`));
+      changes.push(entry('conflict-text-changed', a.id, b.operations, a.mockWhy, b.mockWhy, sections(a, b), "citation or the mock's reasons reworded"));
     }
   }
-  for (const c of come) changes.push(entry('conflict-introduced', c.id, c.operations, null, `${c.letter.says} / ${c.reading.says}`, sections(undefined, c), `${c.id} introduced: two statements of the document disagree`));
+  for (const c of come) changes.push(entry('conflict-introduced', c.id, c.operations, null, `${c.letter.says} / ${c.reading.says}`, sections(undefined, c), 'introduced: two statements of the document disagree'));
   return changes;
 }

@@ -18,7 +18,7 @@ export function diffRules(before: readonly ContractRule[], after: readonly Contr
     const next = afterById.get(r.id);
     const sections = { before: r.cite.section, after: next?.cite.section ?? null };
     if (!next) {
-      changes.push({ kind: 'rule-removed', classes: fixedClasses['rule-removed'], subject: r.id, operations: r.operations, before: r.title, after: null, sections, summary: `rule ${r.id} withdrawn` });
+      changes.push({ kind: 'rule-removed', classes: fixedClasses['rule-removed'], subject: r.id, operations: r.operations, before: r.title, after: null, sections, summary: 'rule withdrawn' });
       continue;
     }
     if (!same(r.scope, next.scope)) {
@@ -35,7 +35,7 @@ export function diffRules(before: readonly ContractRule[], after: readonly Contr
         before: describeScope(r.scope),
         after: describeScope(next.scope),
         sections,
-        summary: `rule ${r.id}: scope changed${words ? `, ${words}` : ''}`,
+        summary: `scope changed${words ? `: ${words}` : ''}`,
       });
     }
     const wording = (['title', 'statement', 'cite'] as const).filter((k) => !same(r[k], next[k]));
@@ -49,7 +49,7 @@ export function diffRules(before: readonly ContractRule[], after: readonly Contr
         before: shown ? r[shown] : JSON.stringify(r.cite),
         after: shown ? next[shown] : JSON.stringify(next.cite),
         sections,
-        summary: `rule ${r.id}: ${wording.join(', ')} reworded`,
+        summary: `${wording.join(', ')} reworded`,
       });
     }
   }
@@ -62,7 +62,7 @@ export function diffRules(before: readonly ContractRule[], after: readonly Contr
       before: null,
       after: r.title,
       sections: { before: null, after: r.cite.section },
-      summary: `new rule ${r.id}: ${r.title}`,
+      summary: `new rule: ${r.title}`,
     });
   }
   return changes;

@@ -42,7 +42,8 @@ export interface OpenSet {
 export interface PartlyShownEnum {
   readonly shown: readonly string[];
   readonly size: number;
-  readonly unknown: UnknownId;
+  /** The unknown that says the other members are not shown; absent once a document shows them all. */
+  readonly unknown?: UnknownId;
 }
 
 /** The wire type of a value (§Resources and fields: "Types are as used by the wire format"). */
