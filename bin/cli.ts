@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { conformFlags } from '../conformance/flags.ts';
+import { diffFlags } from '../diff/flags.ts';
 import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
 import { layouts } from '../mock/layouts.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
@@ -71,6 +72,13 @@ const commands: readonly Command[] = [
       'exit 1 unless every fault is killed on its own rule and operation and no conformant variant fails',
     ],
     run: async (args) => (await import('../conformance/self-test.ts')).runSelfTest(args),
+  },
+  {
+    name: 'diff',
+    summary: 'compare two contract snapshots (generated/contract.json) and classify every change; exit 1 with --fail-on',
+    usage: 'diff --from REF|FILE [--to REF|FILE] [--format markdown|json|junit] [--output FILE] [--fail-on client-breaking|server-breaking|any]',
+    flags: diffFlags,
+    run: async (args, { sanitizer }) => (await import('../diff/cli.ts')).runDiff(args, { stdout: process.stdout, stderr: process.stderr, sanitizer }),
   },
 ];
 

@@ -161,7 +161,9 @@ function operationDescription(api: Api, e: Endpoint): string {
   const lines = [`\`${e.method} ${e.path}\` — ${api.document} § ${e.cite.section}.`];
   if (e.cite.quote) lines.push(`The document: “${e.cite.quote}”`);
   if (e.deprecated) {
-    lines.push(`Deprecated: “${e.deprecated.cite.quote ?? e.deprecated.cite.section}” The replacement is not shown (${e.deprecated.replacement}).`);
+    const { replacement } = e.deprecated;
+    const instead = replacement.startsWith('UNK-') ? `The replacement is not shown (${replacement}).` : `Use \`${replacement}\` instead.`;
+    lines.push(`Deprecated: “${e.deprecated.cite.quote ?? e.deprecated.cite.section}” ${instead}`);
   }
   return lines.join('\n');
 }

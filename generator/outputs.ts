@@ -1,13 +1,15 @@
 /** Every output module, and the one call that runs them all: the model in, all of generated/ out. */
 import type { Api } from '../spec/model.ts';
 import { generateClient } from './client.ts';
+import { generateContract } from './contract.ts';
+import { generateContractDiffSchema } from './contract-diff-schema.ts';
 import { generateOpenApi } from './openapi.ts';
 import { normalizeText, type Generate, type GeneratedFile } from './output.ts';
 import { generateTypes } from './types.ts';
 import { generateValidators } from './validators.ts';
 
 /** One entry per output module; a new output is one more line here. */
-export const outputs: readonly Generate[] = [generateTypes, generateValidators, generateClient, generateOpenApi];
+export const outputs: readonly Generate[] = [generateTypes, generateValidators, generateClient, generateOpenApi, generateContract, generateContractDiffSchema];
 
 /**
  * Runs every output module and returns their files sorted by path (code-unit order, not locale

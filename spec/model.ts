@@ -42,7 +42,8 @@ export interface OpenSet {
 export interface PartlyShownEnum {
   readonly shown: readonly string[];
   readonly size: number;
-  readonly unknown: UnknownId;
+  /** The unknown that says the other members are not shown; absent once a document shows them all. */
+  readonly unknown?: UnknownId;
 }
 
 /** The wire type of a value (§Resources and fields: "Types are as used by the wire format"). */
@@ -142,6 +143,9 @@ export interface Resource {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** An operation as the document writes it: `METHOD /path/template`. */
+export type OperationName = `${HttpMethod} /${string}`;
+
 /** Tag groups the document names whose endpoints it shows (§What the service does). */
 export type TagGroup =
   | 'Company Users'
@@ -214,7 +218,11 @@ export interface Endpoint {
   /** The per-endpoint error-status table (§Errors), to the letter. */
   readonly errors: readonly ErrorStatus[];
   readonly effect: Effect;
-  readonly deprecated?: { readonly cite: Cite; readonly replacement: UnknownId };
+  /**
+   * §Versioning: the endpoint is deprecated. `replacement` is the operation the document names
+   * in its stead (`METHOD /path` as it writes it), or the unknown that says it does not name one.
+   */
+  readonly deprecated?: { readonly cite: Cite; readonly replacement: UnknownId | OperationName };
   readonly cite: Cite;
 }
 

@@ -8,7 +8,6 @@
 import { api } from '../../spec/api.ts';
 import type { Endpoint, Field, RuleId } from '../../spec/model.ts';
 import { endpoint as endpointNamed, rule } from '../../spec/queries.ts';
-import { WP_COMMAND_MAX_LENGTH } from '../../spec/rules.ts';
 import type { Probe, ProbeSource, Skip } from '../types.ts';
 import { idsForInvalid, show, standInBody, wrongTypes } from './inputs.ts';
 import { bearer, generatedProbe, makeProbe, streamSeed } from './request.ts';
@@ -31,13 +30,21 @@ const nonStrings: readonly Case[] = [...wrongTypes({ kind: 'string' }), []].map(
 const GET = 'wp option get ';
 const sized = (length: number) => `${GET}${'a'.repeat(length - GET.length)}`;
 
+/** The stated bound of a limited string field, read from the model. */
+function stated<K extends 'maxLength' | 'enum'>(field: Field, key: K): NonNullable<Extract<Field['type'], { kind: 'string' }>[K]> {
+  const value = field.type.kind === 'string' ? field.type[key] : undefined;
+  if (value === undefined) throw new Error(`${field.name} states no ${key}`);
+  return value as NonNullable<Extract<Field['type'], { kind: 'string' }>[K]>;
+}
+
 /**
- * `^wp\s+[a-zA-Z0-9_\-./:=@'\s]+$`, at most 5000 characters. Each forbidden character sits in a
- * command that stays harmless if a shell ran it; whitespace is ASCII only (ASM-WP-WHITESPACE-ASCII).
+ * `^wp\s+[a-zA-Z0-9_\-./:=@'\s]+$`, at most 5000 characters (the field's `maxLength`). Each
+ * forbidden character sits in a command that stays harmless if a shell ran it; whitespace is
+ * ASCII only (ASM-WP-WHITESPACE-ASCII).
  */
-const wpCommand: Limit = {
+const wpCommand = (field: Field, max = stated(field, 'maxLength')): Limit => ({
   invalid: [
-    { value: sized(WP_COMMAND_MAX_LENGTH + 1), title: `${WP_COMMAND_MAX_LENGTH + 1} characters (at most ${WP_COMMAND_MAX_LENGTH})` },
+    { value: sized(max + 1), title: `${max + 1} characters (at most ${max})` },
     ...[
       ['wp option get blogname;', '`;`'],
       ['wp option get blogname|true', '`|`'],
@@ -59,16 +66,19 @@ const wpCommand: Limit = {
     ...nonStrings,
   ],
   valid: [
-    { value: sized(WP_COMMAND_MAX_LENGTH), title: `exactly ${WP_COMMAND_MAX_LENGTH} characters` },
+    { value: sized(max), title: `exactly ${max} characters` },
     of("wp option get hsc_probe-0.9/a:b=c@d 'ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789'", 'every allowed character'),
     of('wp\tcli\tversion', 'tabs as white space'),
     of('wp\ncli version', 'a newline as white space'),
     of('wp cli version\r\n', 'a trailing CR LF'),
   ],
-};
+});
 
-/** Required; `days_7` is the one value shown; strings outside `[a-z0-9_]` are outside all five (ASM-EXP-INTERVAL-OUTSIDE). */
-const expInterval: Limit = {
+/**
+ * Required; the values shown (`days_7`, the field's `enum.shown`) are valid; strings outside
+ * `[a-z0-9_]` are outside all five (ASM-EXP-INTERVAL-OUTSIDE).
+ */
+const expInterval = (field: Field, { shown } = stated(field, 'enum')): Limit => ({
   invalid: [
     { absent: true, title: 'without exp_interval (stated required)' },
     ...nonStrings,
@@ -78,19 +88,20 @@ const expInterval: Limit = {
     of('days-7', 'a hyphen'),
     of('DAYS_7', 'uppercase letters'),
   ],
-  valid: [of('days_7', 'the value the document shows')],
-};
+  valid: shown.map((value) => of(value, shown.length === 1 ? 'the value the document shows' : 'a value the document shows')),
+});
 
 /** "a path beginning with `/`". */
-const webRootSubfolder: Limit = {
+const webRootSubfolder = (): Limit => ({
   invalid: [
     ...['public', 'wp/public', './public', '~/public', '\\public'].map((value) => of(value, 'does not begin with `/`')),
     ...nonStrings,
   ],
   valid: [of('/public', 'a path beginning with `/`'), of('/public_html/wp', 'a nested path beginning with `/`')],
-};
+});
 
-const limits: Readonly<Partial<Record<RuleId, Limit>>> = {
+/** The cases of each limit, built from the limited field's type in the model. */
+const limits: Readonly<Partial<Record<RuleId, (field: Field) => Limit>>> = {
   'LIMIT-WP-COMMAND': wpCommand,
   'LIMIT-EXP-INTERVAL': expInterval,
   'LIMIT-WEB-ROOT-SUBFOLDER': webRootSubfolder,
@@ -113,10 +124,11 @@ export const limitProbes: ProbeSource = (context) => {
   const probes: Probe[] = [];
   const skipped: Skip[] = [];
   for (const r of api.rules) {
-    const limit = limits[r.id];
+    const cases = limits[r.id];
     if (!r.id.startsWith('LIMIT-')) continue;
-    if (!limit) throw new Error(`no cases for ${r.id}`);
+    if (!cases) throw new Error(`no cases for ${r.id}`);
     const { endpoint, field } = limitedField(r.id);
+    const limit = cases(field);
     const seed = streamSeed(context.seed, 'limits', r.id);
     // Valid cases are sent only where destructive requests are allowed, so real ids serve both.
     const { path, ids, idsUnknown } = idsForInvalid(endpoint, target, seed);

@@ -1,0 +1,87 @@
+/**
+ * `hosted-site-contract diff --from REF|FILE [--to REF|FILE]`: compares two contract snapshots
+ * and reports every change, classified. Exit 0 compared, 1 a change of the `--fail-on` class, 2
+ * bad usage or a snapshot that cannot be had (one line, no stack trace). Every byte it writes
+ * passes the sanitizer.
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { Sanitizer } from '../sanitize/sanitizer.ts';
+import { BREAKING, type ChangeClass } from './change.ts';
+import { diffContracts } from './engine.ts';
+import { DIFF_FORMATS, FAIL_ON } from './flags.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
+import { countsLine, reportOf, sidesLine, type DiffReport } from './report.ts';
+import { load, loadWorkingTree } from './source.ts';
+
+const PREFIX = 'hosted-site-contract diff';
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+
+export interface DiffIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  /** Where refs and relative paths are read from (default: the process's working directory). */
+  readonly cwd?: string;
+  readonly sanitizer?: Sanitizer;
+}
+
+type Format = (typeof DIFF_FORMATS)[number];
+type FailOn = (typeof FAIL_ON)[number];
+
+const renderers: Record<Format, (report: DiffReport) => string> = {
+  markdown: renderMarkdown,
+  json: (report) => `${JSON.stringify(report, null, 2)}\n`,
+  junit: renderJunit,
+};
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback?: T): T | undefined {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+const failingClasses = (failOn: FailOn): readonly ChangeClass[] => (failOn === 'any' ? BREAKING : [failOn]);
+
+export async function runDiff(args: readonly string[], io: DiffIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const sanitizer = io.sanitizer ?? new Sanitizer();
+  const stdout = sanitizer.writer(io.stdout);
+  const stderr = sanitizer.writer(io.stderr);
+  const flags = parseFlags(args, {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    format: { type: 'string' },
+    output: { type: 'string' },
+    'fail-on': { type: 'string' },
+  });
+  if (flags.from === undefined || flags.from === '') throw new UsageError('--from REF|FILE is required');
+  if (flags.to === '') throw new UsageError('--to needs a ref or a file');
+  if (flags.output === '') throw new UsageError('--output needs a file');
+  const format = oneOf('--format', flags.format, DIFF_FORMATS, 'markdown')!;
+  const failOn = oneOf('--fail-on', flags['fail-on'], FAIL_ON);
+  const cwd = io.cwd ?? process.cwd();
+
+  const [from, to] = await Promise.all([load(flags.from, cwd), flags.to === undefined ? loadWorkingTree(cwd, packageRoot) : load(flags.to, cwd)]);
+  const report = reportOf(
+    { source: from.source, specVersion: from.snapshot.specVersion },
+    { source: to.source, specVersion: to.snapshot.specVersion },
+    diffContracts(from.snapshot, to.snapshot),
+  );
+  const text = renderers[format](report);
+  if (flags.output === undefined) stdout.write(text);
+  else {
+    try {
+      await writeFile(resolve(cwd, flags.output), sanitizer.text(text));
+    } catch (error) {
+      throw new SetupError(`cannot write ${flags.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    stderr.write(`${PREFIX}: ${sidesLine(report)}: ${countsLine(report)}; ${format} report written to ${flags.output}\n`);
+  }
+  if (!failOn) return 0;
+  const failing = report.changes.filter((c) => c.classes.some((k) => failingClasses(failOn).includes(k)));
+  if (failing.length === 0) return 0;
+  stderr.write(`${PREFIX}: ${failing.length} ${failOn === 'any' ? 'breaking' : failOn} change${failing.length === 1 ? '' : 's'} (--fail-on ${failOn})\n`);
+  return 1;
+}

@@ -1,0 +1,45 @@
+/** Snapshot values in words, for the before/after columns of a report. */
+import type { ContractSuccess, ContractType } from '../spec/contract.ts';
+
+/** `string (uuid)`, `array of Backup`, `object {id, name}`, `string, one of 5 (shown: days_7)`. */
+export function describeType(type: ContractType): string {
+  switch (type.kind) {
+    case 'string': {
+      const parts = [type.format ? `string (${type.format})` : 'string'];
+      if (type.enum) parts.push(`one of ${type.enum.size} (shown: ${type.enum.shown.join(', ')})`);
+      if (type.open) parts.push(`values that occur: ${type.open.occurs.join(', ')}`);
+      const limits = describeLimits(type);
+      if (limits !== 'none') parts.push(limits);
+      return parts.join(', ');
+    }
+    case 'number':
+      return type.meaning ? `number (${type.meaning})` : 'number';
+    case 'array':
+      return `array of ${describeType(type.items)}`;
+    case 'object':
+      return `object {${type.fields.map((f) => f.name).join(', ')}}`;
+    case 'ref':
+      return type.resource;
+    default:
+      return type.kind;
+  }
+}
+
+/** The stated limits of a string: `max length 5000, pattern ^wp\s+…$`, or `none`. */
+export function describeLimits(type: Extract<ContractType, { kind: 'string' }>): string {
+  const parts = [
+    ...(type.maxLength !== undefined ? [`max length ${type.maxLength}`] : []),
+    ...(type.pattern !== undefined ? [`pattern ${type.pattern}`] : []),
+  ];
+  return parts.length ? parts.join(', ') : 'none';
+}
+
+export function describeSuccess(success: ContractSuccess): string {
+  return success.kind === 'acknowledged'
+    ? `acknowledged: ${success.status}, operation kind ${success.operationKind}`
+    : `plain: status not shown, ${describeType(success.body)}`;
+}
+
+export const describeStatuses = (statuses: readonly number[]): string => (statuses.length ? statuses.join(', ') : 'none');
+
+export const describeList = (values: readonly string[]): string => (values.length ? values.join(', ') : 'none');

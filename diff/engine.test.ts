@@ -1,0 +1,352 @@
+/**
+ * The diff engine over single edits of the model. Each edit is made on a copy of the model (so
+ * the snapshot's derived parts, e.g. the endpoints a rule covers, follow as the generator would
+ * write them), and its expected classes are written here from the issue's lists ("client-breaking:
+ * ... a limit tightened") or, where the issue is silent, from its definitions and the choices
+ * diff/classes.ts states — never read from the engine. Every edit must be reported exactly once,
+ * in those classes, and the inverse edit as the inverse change.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { api } from '../spec/api.ts';
+import { contractOf, type ContractSnapshot } from '../spec/contract.ts';
+import type { Api, Field, FieldType } from '../spec/model.ts';
+import { CHANGE_CLASSES, type Change, type ChangeClass } from './change.ts';
+import { diffContracts } from './engine.ts';
+
+type Draft<T> = T extends readonly (infer U)[] ? Draft<U>[] : T extends object ? { -readonly [K in keyof T]: Draft<T[K]> } : T;
+type Model = Draft<Api>;
+type DraftField = Draft<Field>;
+
+// JSON, not structuredClone: the model shares objects (Plugin's fields are Theme's), and one edit is one place.
+const draft = (): Model => JSON.parse(JSON.stringify(api)) as Model;
+const snapshot = (model: Model): ContractSnapshot => contractOf(model as unknown as Api);
+const original = snapshot(draft());
+
+/** An edit of the model, what it must be reported as, and as what its inverse. */
+interface Edit {
+  readonly what: string;
+  readonly apply: (model: Model) => void;
+  /** The expected classes, and how the entry must name what changed (`subject`; the inverse of a rename names the new name). */
+  readonly forward: readonly ChangeClass[];
+  readonly inverse: readonly ChangeClass[];
+  readonly subject: string;
+}
+
+const CLIENT = 'client-breaking';
+const SERVER = 'server-breaking';
+
+// ---- Where fields sit, read from the model -------------------------------------------------
+
+/** A place of a field: a resource's fields, or an endpoint's body or response, then names down nested objects. */
+interface FieldPlace {
+  readonly root: { readonly resource: string } | { readonly endpoint: string; readonly part: 'body' | 'response' };
+  readonly path: readonly string[];
+  /** How a report names the field (the `subject` of diff/change.ts). */
+  readonly subject: string;
+}
+
+function fieldsAt(model: Model, place: FieldPlace): DraftField[] {
+  let fields: DraftField[];
+  if ('resource' in place.root) {
+    const name = place.root.resource;
+    fields = model.resources.find((r) => r.name === name)!.fields;
+  } else {
+    const e = model.endpoints.find((x) => x.name === (place.root as { endpoint: string }).endpoint)!;
+    if (place.root.part === 'body') fields = e.body!;
+    else fields = (e.success as { body: { fields: DraftField[] } }).body.fields;
+  }
+  for (const name of place.path.slice(0, -1)) fields = (fields.find((f) => f.name === name)!.type as { fields: DraftField[] }).fields;
+  return fields;
+}
+const fieldAt = (model: Model, place: FieldPlace): DraftField => fieldsAt(model, place).find((f) => f.name === place.path.at(-1))!;
+
+/** Resources a request carries (referenced from a body, at any depth): their fields travel both ways. */
+function requestResources(): Set<string> {
+  const found = new Set<string>();
+  const visit = (t: FieldType) => {
+    if (t.kind === 'array') visit(t.items);
+    if (t.kind === 'object') t.fields.forEach((f) => visit(f.type));
+    if (t.kind === 'ref' && !found.has(t.resource)) {
+      found.add(t.resource);
+      api.resources.find((r) => r.name === t.resource)!.fields.forEach((f) => visit(f.type));
+    }
+  };
+  for (const e of api.endpoints) (e.body ?? []).forEach((f) => visit(f.type));
+  return found;
+}
+
+/** Every field of a response (plain endpoints' bodies, resources no request carries), nested objects included. */
+const responsePlaces: readonly FieldPlace[] = (() => {
+  const places: FieldPlace[] = [];
+  const walk = (fields: readonly Field[], root: FieldPlace['root'], path: readonly string[], label: string) => {
+    for (const f of fields) {
+      places.push({ root, path: [...path, f.name], subject: `${label}${[...path, f.name].join('.')}` });
+      if (f.type.kind === 'object') walk(f.type.fields, root, [...path, f.name], label);
+    }
+  };
+  const carried = requestResources();
+  for (const r of api.resources) if (!carried.has(r.name)) walk(r.fields, { resource: r.name }, [], `${r.name}.`);
+  for (const e of api.endpoints) {
+    if (e.success.kind !== 'ack' && e.success.body.kind === 'object') walk(e.success.body.fields, { endpoint: e.name, part: 'response' }, [], `${e.method} ${e.path} response: `);
+  }
+  return places;
+})();
+
+const requestPlaces: readonly FieldPlace[] = api.endpoints.flatMap((e) =>
+  (e.body ?? []).map((f) => ({ root: { endpoint: e.name, part: 'body' as const }, path: [f.name], subject: `${e.method} ${e.path} request body: ${f.name}` })),
+);
+
+const typeOf = (place: FieldPlace): FieldType => {
+  const found = fieldAt(draft(), place);
+  return found.type as FieldType;
+};
+const PRIMITIVES = ['string', 'integer', 'number', 'boolean'];
+
+/** Endpoints no conflict, rule or assumption names: removing one changes nothing else. */
+const unnamedEndpoints = api.endpoints.filter(
+  (e) =>
+    !api.conflicts.some((c) => c.endpoints.includes(e.name)) &&
+    ![...api.rules, ...api.assumptions].some((r) => typeof r.scope === 'object' && r.scope.endpoints.includes(e.name)),
+);
+
+// ---- The edits -------------------------------------------------------------------------------
+
+const editArbs: Record<string, fc.Arbitrary<Edit>> = {
+  // "an endpoint or response field removed" (client); its return: "a new required response field" (server).
+  'remove a response field': fc.constantFrom(...responsePlaces.filter((p) => fieldAt(draft(), p).presence === 'documented')).map((place) => ({
+    what: `remove ${place.subject}`,
+    apply: (m: Model) => {
+      const fields = fieldsAt(m, place);
+      fields.splice(fields.findIndex((f) => f.name === place.path.at(-1)), 1);
+    },
+    forward: [CLIENT],
+    inverse: [SERVER],
+    subject: place.subject,
+  })),
+  // "renamed" (client) and "a new required response field" (server), both ways.
+  'rename a response field': fc.constantFrom(...responsePlaces.filter((p) => fieldsAt(draft(), p).length > 0)).map((place) => ({
+    what: `rename ${place.subject}`,
+    apply: (m: Model) => {
+      fieldAt(m, place).name = `${place.path.at(-1)}_renamed`;
+    },
+    forward: [CLIENT, SERVER],
+    inverse: [CLIENT, SERVER],
+    subject: place.subject,
+  })),
+  // "a type or format changed" (client); a server sending the old type fails RESPONSE-SCHEMA (server).
+  'change a type': fc.constantFrom(...responsePlaces.filter((p) => PRIMITIVES.includes(typeOf(p).kind))).map((place) => ({
+    what: `retype ${place.subject}`,
+    apply: (m: Model) => {
+      const f = fieldAt(m, place);
+      f.type = f.type.kind === 'boolean' ? { kind: 'integer' } : { kind: 'boolean' };
+    },
+    forward: [CLIENT, SERVER],
+    inverse: [CLIENT, SERVER],
+    subject: place.subject,
+  })),
+  // "a tightened format" (server), "a type or format changed" (client); dropped: still a format changed (client).
+  'add a format': fc.constantFrom(...responsePlaces.filter((p) => { const t = typeOf(p); return t.kind === 'string' && !t.format && !t.open && !t.enum; })).map((place) => ({
+    what: `format ${place.subject}`,
+    apply: (m: Model) => {
+      fieldAt(m, place).type = { kind: 'string', format: 'uuid' };
+    },
+    forward: [CLIENT, SERVER],
+    inverse: [CLIENT],
+    subject: place.subject,
+  })),
+  // "an open value set closed" (client); a server sending another value now fails (server). Opened: a client may meet new values.
+  'close an open set': fc.constantFrom(...responsePlaces.filter((p) => { const t = typeOf(p); return t.kind === 'string' && t.open !== undefined; })).map((place) => ({
+    what: `close ${place.subject}`,
+    apply: (m: Model) => {
+      const t = fieldAt(m, place).type as Extract<FieldType, { kind: 'string' }>;
+      fieldAt(m, place).type = { kind: 'string', enum: { shown: [...t.open!.occurs], size: t.open!.occurs.length + 1, unknown: t.open!.unknown } };
+    },
+    forward: [CLIENT, SERVER],
+    inverse: [CLIENT],
+    subject: place.subject,
+  })),
+  // "a request field newly required" (client); the suite asserts its 400 (server). Back to unmarked: the suite
+  // still sends it (ASM-NOT-SHOWN-FIELDS-SENT), nothing to act on (compatible).
+  'require a request field': fc.constantFrom(...requestPlaces.filter((p) => fieldAt(draft(), p).presence === 'not-shown')).map((place) => ({
+    what: `require ${place.subject}`,
+    apply: (m: Model) => {
+      fieldAt(m, place).presence = 'required';
+    },
+    forward: [CLIENT, SERVER],
+    inverse: ['compatible'],
+    subject: place.subject,
+  })),
+  // "a limit tightened" (client); LIMIT probes expect the new refusal (server). Loosened: the suite sends
+  // what the old limit refused as valid (server).
+  'tighten a limit': fc.tuple(fc.constantFrom(...requestPlaces.filter((p) => typeOf(p).kind === 'string')), fc.integer({ min: 1, max: 4000 })).map(([place, by]) => ({
+    what: `tighten ${place.subject} by ${by}`,
+    apply: (m: Model) => {
+      const t = fieldAt(m, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
+      t.maxLength = (t.maxLength ?? 10_000) - by;
+    },
+    forward: [CLIENT, SERVER],
+    inverse: [SERVER],
+    subject: place.subject,
+  })),
+  // Added: an addition no side must act on (compatible; no rule's scope turns on 401, 404 or 500).
+  // Removed: "a listed error status removed" (server).
+  'add an error status': fc
+    .tuple(fc.constantFrom(...api.endpoints), fc.constantFrom(401, 404, 500))
+    .filter(([e, status]) => !(e.errors as readonly number[]).includes(status))
+    .map(([e, status]) => ({
+      what: `list ${status} for ${e.name}`,
+      apply: (m: Model) => {
+        const target = m.endpoints.find((x) => x.name === e.name)!;
+        target.errors = [...target.errors, status as 401 | 404 | 500].sort((a, b) => a - b);
+      },
+      forward: ['compatible'],
+      inverse: [SERVER],
+      subject: `${e.method} ${e.path}`,
+    })),
+  // "an operation-id kind changed" (client); OPID-KIND fails the old kind (server). Both ways.
+  'rename a kind': fc.constantFrom(...api.endpoints.filter((e) => e.success.kind === 'ack')).map((e) => ({
+    what: `rename the kind of ${e.name}`,
+    apply: (m: Model) => {
+      const s = m.endpoints.find((x) => x.name === e.name)!.success as { operationKind: string };
+      s.operationKind = `${s.operationKind}-v2`;
+    },
+    forward: [CLIENT, SERVER],
+    inverse: [CLIENT, SERVER],
+    subject: `${e.method} ${e.path}`,
+  })),
+  // "an endpoint removed" (client); back: "a new endpoint" (server).
+  'remove an endpoint': fc.constantFrom(...unnamedEndpoints).map((e) => ({
+    what: `remove ${e.name}`,
+    apply: (m: Model) => {
+      m.endpoints.splice(m.endpoints.findIndex((x) => x.name === e.name), 1);
+    },
+    forward: [CLIENT],
+    inverse: [SERVER],
+    subject: `${e.method} ${e.path}`,
+  })),
+  // Deprecated (with the replacement named); undone: nothing to act on (compatible).
+  'deprecate an endpoint': fc.tuple(fc.constantFrom(...api.endpoints.filter((e) => !e.deprecated)), fc.constantFrom(...api.endpoints)).map(([e, by]) => ({
+    what: `deprecate ${e.name} for ${by.name}`,
+    apply: (m: Model) => {
+      m.endpoints.find((x) => x.name === e.name)!.deprecated = { cite: { section: 'Versioning' }, replacement: `${by.method} ${by.path}` as `GET /${string}` };
+    },
+    forward: ['deprecated'],
+    inverse: ['compatible'],
+    subject: `${e.method} ${e.path}`,
+  })),
+  // "an unknown resolved" / introduced: knowledge, both ways.
+  'resolve an unknown': fc.constantFrom(...api.unknowns).map((u) => ({
+    what: `resolve ${u.id}`,
+    apply: (m: Model) => {
+      m.unknowns.splice(m.unknowns.findIndex((x) => x.id === u.id), 1);
+    },
+    forward: ['knowledge'],
+    inverse: ['knowledge'],
+    subject: u.id,
+  })),
+  // "an assumption confirmed or contradicted": knowledge, both ways.
+  'settle an assumption': fc.constantFrom(...api.assumptions).map((a) => ({
+    what: `settle ${a.id}`,
+    apply: (m: Model) => {
+      m.assumptions.splice(m.assumptions.findIndex((x) => x.id === a.id), 1);
+    },
+    forward: ['knowledge'],
+    inverse: ['knowledge'],
+    subject: a.id,
+  })),
+  // "a conflict resolved" (knowledge); with the tables unchanged the letter won, and a server on the
+  // reading's side now fails STATUS-SET (server). Introduced: knowledge.
+  'resolve a conflict': fc.constantFrom(...api.conflicts.filter((c) => c.extraStatus !== undefined)).map((c) => ({
+    what: `resolve ${c.id}`,
+    apply: (m: Model) => {
+      m.conflicts.splice(m.conflicts.findIndex((x) => x.id === c.id), 1);
+      for (const r of m.rules) if (r.conflicts) r.conflicts = r.conflicts.filter((id) => id !== c.id);
+    },
+    forward: ['knowledge', SERVER],
+    inverse: ['knowledge'],
+    subject: c.id,
+  })),
+  // A rule withdrawn (client: a guarantee is gone); back: "a new rule" (server).
+  'remove a rule': fc.constantFrom(...api.rules).map((r) => ({
+    what: `remove ${r.id}`,
+    apply: (m: Model) => {
+      m.rules.splice(m.rules.findIndex((x) => x.id === r.id), 1);
+    },
+    forward: [CLIENT],
+    inverse: [SERVER],
+    subject: r.id,
+  })),
+};
+
+const inOrder = (classes: readonly ChangeClass[]) => CHANGE_CLASSES.filter((c) => classes.includes(c));
+
+function edited(edit: Edit): ContractSnapshot {
+  const model = draft();
+  edit.apply(model);
+  return snapshot(model);
+}
+
+describe('diffContracts', () => {
+  it('finds nothing between a snapshot and itself', () => {
+    expect(diffContracts(original, original)).toEqual([]);
+    expect(diffContracts(original, structuredClone(original))).toEqual([]);
+  });
+
+  it('finds nothing between an edited snapshot and itself', () => {
+    fc.assert(
+      fc.property(fc.oneof(...Object.values(editArbs)), (edit) => {
+        const changed = edited(edit);
+        expect(diffContracts(changed, changed)).toEqual([]);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it.each(Object.entries(editArbs))('%s: reported once, in the expected classes; the inverse edit as the inverse change', (_, arb) => {
+    fc.assert(
+      fc.property(arb, (edit) => {
+        const changed = edited(edit);
+        const forward = diffContracts(original, changed);
+        expect(forward, edit.what).toHaveLength(1);
+        const [change] = forward as [Change];
+        expect(change.classes, edit.what).toEqual(inOrder(edit.forward));
+        expect(change.subject, edit.what).toBe(edit.subject);
+        const backward = diffContracts(changed, original);
+        expect(backward, edit.what).toHaveLength(1);
+        const [inverse] = backward as [Change];
+        expect(inverse.classes, edit.what).toEqual(inOrder(edit.inverse));
+        expect([inverse.before, inverse.after], edit.what).toEqual([change.after, change.before]);
+        expect(inverse.operations, edit.what).toEqual(change.operations);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('adds server-breaking where a new error status brings a rule to judge the endpoint (400 brings INPUT-400)', () => {
+    const input400 = api.rules.find((r) => r.id === 'INPUT-400')!;
+    expect(input400.scope).toBe('with-400-and-input'); // the model's word for which endpoints it judges
+    const e = api.endpoints.find((x) => x.body && !x.errors.includes(400))!;
+    const model = draft();
+    const target = model.endpoints.find((x) => x.name === e.name)!;
+    target.errors = [400, ...target.errors];
+    const [change, ...rest] = diffContracts(original, snapshot(model));
+    expect(rest).toEqual([]);
+    expect(change!.kind).toBe('error-status-added');
+    expect(change!.classes).toEqual([SERVER]);
+    expect(change!.summary).toContain('INPUT-400');
+  });
+
+  it('tells a confirmed assumption from a contradicted one by the fields that rested on it', () => {
+    const resting = api.endpoints.flatMap((e) => (e.body ?? []).filter((f) => f.assumption).map((f) => ({ e, f })));
+    const { e, f } = resting[0]!;
+    const confirmed = draft();
+    confirmed.assumptions = confirmed.assumptions.filter((a) => a.id !== f.assumption);
+    expect(diffContracts(original, snapshot(confirmed))[0]!.summary).toMatch(/confirmed/);
+    const contradicted = draft();
+    contradicted.assumptions = contradicted.assumptions.filter((a) => a.id !== f.assumption);
+    for (const x of contradicted.endpoints) for (const g of x.body ?? []) if (g.assumption === f.assumption) g.type = { kind: 'string' };
+    const changes = diffContracts(original, snapshot(contradicted));
+    expect(changes.find((c) => c.kind === 'assumption-settled')!.summary).toMatch(new RegExp(`contradicted.*${e.method} ${e.path.replace(/[{}]/g, '\\$&')}`));
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The diff of two contract snapshots: every changed fact, classified (classes.ts says how and
+ * why). Pure and deterministic: document-wide facts, formats, resources, endpoints, rules, then
+ * the gaps, each in the order of the snapshots.
+ */
+import type { ContractSnapshot } from '../spec/contract.ts';
+import { CHANGE_CLASSES, same, type Change, type ChangeClass } from './change.ts';
+import { diffDocument, diffFormats, diffResources } from './document.ts';
+import { diffEndpoints } from './endpoints.ts';
+import { diffAssumptions, diffConflicts, diffUnknowns } from './gaps.ts';
+import { diffRules } from './rules.ts';
+
+export function diffContracts(before: ContractSnapshot, after: ContractSnapshot): Change[] {
+  const beforeOps = new Set(before.endpoints.map((e) => e.operation));
+  const common = new Set(after.endpoints.map((e) => e.operation).filter((o) => beforeOps.has(o)));
+  const changes = [
+    ...diffDocument(before, after),
+    ...diffFormats(before, after),
+    ...diffResources(before, after),
+    ...diffEndpoints(before.endpoints, after.endpoints),
+    ...diffRules(before.rules, after.rules, common),
+    ...diffUnknowns(before.unknowns, after.unknowns),
+    ...diffAssumptions(before, after),
+    ...diffConflicts(before, after),
+  ];
+  return withNewlyJudged(changes, before, after, common);
+}
+
+/** Kinds that change what an endpoint is, as opposed to how it is described. */
+const isWording = (kind: string) => kind.endsWith('-cite-changed') || kind.endsWith('-text-changed') || kind === 'tag-changed';
+
+/**
+ * A rule whose scope reads as before may judge an endpoint it did not (a 400 now listed brings
+ * INPUT-400; an endpoint now read brings READ-404): a server may now fail it. The endpoint's own
+ * changes that brought it in become server-breaking and name the rule.
+ */
+function withNewlyJudged(changes: Change[], before: ContractSnapshot, after: ContractSnapshot, common: ReadonlySet<string>): Change[] {
+  const beforeRules = new Map(before.rules.map((r) => [r.id, r]));
+  const judged = new Map<string, string[]>();
+  for (const r of after.rules) {
+    const was = beforeRules.get(r.id);
+    if (!was || !same(was.scope, r.scope)) continue; // a new or rescoped rule reports itself
+    for (const op of r.operations) if (common.has(op) && !was.operations.includes(op)) judged.set(op, [...(judged.get(op) ?? []), r.id]);
+  }
+  if (judged.size === 0) return changes;
+  return changes.map((c) => {
+    const op = c.operations.length === 1 ? c.operations[0]! : undefined;
+    const rules = op && c.subject.startsWith(op) && !isWording(c.kind) ? judged.get(op) : undefined;
+    if (!rules) return c;
+    const found = new Set<ChangeClass>([...c.classes.filter((k) => k !== 'compatible'), 'server-breaking']);
+    return { ...c, classes: CHANGE_CLASSES.filter((k) => found.has(k)), summary: `${c.summary}; ${rules.join(', ')} now judge${rules.length === 1 ? 's' : ''} it` };
+  });
+}
+
+/** How many changes fall in each class (a change in two classes counts in both). */
+export const countByClass = (changes: readonly Change[]): Record<ChangeClass, number> =>
+  Object.fromEntries(CHANGE_CLASSES.map((c) => [c, changes.filter((x) => x.classes.includes(c)).length])) as Record<ChangeClass, number>;

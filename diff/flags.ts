@@ -1,0 +1,21 @@
+/** The flags of `diff`, kept free of imports so `help` stays instant (bin/cli.ts reads them). */
+
+export const DIFF_FORMATS = ['markdown', 'json', 'junit'] as const;
+export const FAIL_ON = ['client-breaking', 'server-breaking', 'any'] as const;
+
+export const diffFlags: readonly string[] = [
+  '--from REF|FILE    the old snapshot: a file, or a git ref of this repository whose generated/contract.json',
+  '                   is read (git show REF:generated/contract.json), e.g. --from main or --from HEAD~1',
+  '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree)',
+  '                   an argument naming an existing file is that file; anything else is a ref',
+  '--format NAME      markdown (default: a summary line and a table per class, for a pull-request comment),',
+  '                   json (stable; schema: generated/contract-diff.schema.json) or junit (a testcase per breaking change)',
+  '--output FILE      write the report there instead of stdout',
+  '--fail-on CLASS    exit 1 when there is a client-breaking or server-breaking change; any: either of them',
+  '',
+  'classes: client-breaking (existing client code may fail), server-breaking (a server that conformed may now',
+  'fail the suite), deprecated, knowledge (what the document now states that it did not), compatible',
+  '',
+  'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',
+  'or a snapshot that cannot be read or is not valid',
+];

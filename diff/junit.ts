@@ -1,0 +1,55 @@
+/**
+ * The diff as JUnit XML for CI, in the Jenkins schema's shape (as the conformance reporter):
+ * one testsuite, one failed testcase per breaking change (a change both client- and
+ * server-breaking is one testcase naming both), reasons as element content. With no breaking
+ * change, one passing testcase says so: CI tools refuse a report without any result.
+ */
+import { xmlEscape } from '../conformance/report/junit.ts';
+import { BREAKING, type Change } from './change.ts';
+import { countsLine, sidesLine, type DiffReport } from './report.ts';
+
+const attr = (text: string): string => xmlEscape(text).replace(/\n/g, '&#10;');
+
+function details(c: Change): string {
+  return [
+    c.summary,
+    `classes: ${c.classes.join(', ')}`,
+    `before: ${c.before ?? '(absent)'}`,
+    `after: ${c.after ?? '(absent)'}`,
+    ...(c.operations.length ? [`endpoints: ${c.operations.join(', ')}`] : []),
+    `section: ${c.sections.before ?? '(none)'} → ${c.sections.after ?? '(none)'}`,
+  ].join('\n');
+}
+
+export function renderJunit(report: DiffReport): string {
+  const breaking = report.changes.filter((c) => c.classes.some((k) => BREAKING.includes(k)));
+  const name = `hosted-site-contract diff ${sidesLine(report)}`;
+  const cases = breaking.length
+    ? breaking.map((c) => {
+        const classes = c.classes.filter((k) => BREAKING.includes(k)).join(', ');
+        return [
+          `    <testcase classname="${attr(classes)}" name="${attr(`${c.subject}: ${c.kind}`)}" time="0">`,
+          `      <failure message="${attr(c.summary)}" type="${attr(c.kind)}">${xmlEscape(details(c))}</failure>`,
+          '    </testcase>',
+        ].join('\n');
+      })
+    : [`    <testcase classname="contract" name="no client-breaking or server-breaking change" time="0"></testcase>`];
+  const properties = [
+    ['from', `${report.from.specVersion} (${report.from.source})`],
+    ['to', `${report.to.specVersion} (${report.to.source})`],
+    ['changes', countsLine(report)],
+  ]
+    .map(([k, v]) => `      <property name="${attr(k!)}" value="${attr(v!)}"/>`)
+    .join('\n');
+  const tests = Math.max(1, breaking.length);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${attr(name)}" tests="${tests}" failures="${breaking.length}" errors="0" time="0">`,
+    `  <testsuite name="breaking changes" tests="${tests}" failures="${breaking.length}" errors="0" skipped="0" time="0">`,
+    `    <properties>\n${properties}\n    </properties>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,40 @@
+/** The diff as one value: both sides, the counts per class, the changes. What every format renders. */
+import { CHANGE_CLASSES, type Change, type ChangeClass } from './change.ts';
+import { countByClass } from './engine.ts';
+
+export const DIFF_FORMAT = 'hosted-site-contract/contract-diff@1';
+
+export interface Side {
+  /** The ref, the file as given, or `working tree`. */
+  readonly source: string;
+  readonly specVersion: string;
+}
+
+export interface DiffReport {
+  readonly format: typeof DIFF_FORMAT;
+  readonly from: Side;
+  readonly to: Side;
+  /** Changes in all, and per class (a change in two classes counts in both). */
+  readonly counts: { readonly total: number } & Readonly<Record<ChangeClass, number>>;
+  readonly changes: readonly Change[];
+}
+
+export const reportOf = (from: Side, to: Side, changes: readonly Change[]): DiffReport => ({
+  format: DIFF_FORMAT,
+  from,
+  to,
+  counts: { total: changes.length, ...countByClass(changes) },
+  changes,
+});
+
+/** `3 changes: 1 client-breaking, 2 server-breaking` (classes with none left out). */
+export function countsLine(report: DiffReport): string {
+  const { total } = report.counts;
+  if (total === 0) return 'no contract changes';
+  const parts = CHANGE_CLASSES.filter((c) => report.counts[c] > 0).map((c) => `${report.counts[c]} ${c}`);
+  return `${total} change${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+/** `1.106.0 (HEAD~1) → 1.107.0 (working tree)`. */
+export const sidesLine = (report: DiffReport): string =>
+  `${report.from.specVersion} (${report.from.source}) → ${report.to.specVersion} (${report.to.source})`;

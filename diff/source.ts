@@ -1,0 +1,93 @@
+/**
+ * Where a snapshot comes from: a file, or `generated/contract.json` as a git ref holds it
+ * (`git show REF:generated/contract.json`, git run without a shell). An argument naming an
+ * existing file is that file; anything else is a ref of the repository around `cwd`.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { SetupError } from '../bin/command.ts';
+import type { ContractSnapshot } from '../spec/contract.ts';
+import { parseSnapshot, SnapshotError } from './snapshot.ts';
+
+/** The snapshot's path in the repository (the generator's output). */
+export const SNAPSHOT_PATH = 'generated/contract.json';
+
+export interface LoadedSnapshot {
+  readonly snapshot: ContractSnapshot;
+  /** How a report names it: the ref, the file as given, or `working tree`. */
+  readonly source: string;
+}
+
+/** git's answer, or its first line of complaint. */
+function git(args: readonly string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', [...args], { cwd, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (!error) return resolve(stdout);
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      reject(new Error(missing ? 'git is not installed (or not on PATH)' : (stderr.trim().split('\n')[0] ?? error.message).replace(/^fatal:\s*/, '')));
+    });
+  });
+}
+
+/** The top folder of the repository around `cwd`, or undefined outside one. */
+export async function repositoryRoot(cwd: string): Promise<string | undefined> {
+  try {
+    return (await git(['rev-parse', '--show-toplevel'], cwd)).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+const parsed = (text: string, source: string): LoadedSnapshot => {
+  try {
+    return { snapshot: parseSnapshot(text), source };
+  } catch (error) {
+    if (error instanceof SnapshotError) throw new SetupError(`${source} is not a valid contract snapshot: ${error.message}`);
+    throw error;
+  }
+};
+
+export async function loadFile(path: string, source = path): Promise<LoadedSnapshot> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SetupError(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return parsed(text, source);
+}
+
+export async function loadRef(ref: string, cwd: string): Promise<LoadedSnapshot> {
+  const root = await repositoryRoot(cwd);
+  if (!root) throw new SetupError(`${ref} is neither a file nor a git ref: ${cwd} is not inside a git repository`);
+  // A ref is never an option to git: refuse what would read as one.
+  if (ref.startsWith('-')) throw new SetupError(`${ref} is not a git ref`);
+  try {
+    await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], root);
+  } catch {
+    throw new SetupError(`unknown git ref ${ref} (and no such file)`);
+  }
+  let text: string;
+  try {
+    text = await git(['show', `${ref}:${SNAPSHOT_PATH}`], root);
+  } catch (error) {
+    throw new SetupError(`git ref ${ref} holds no ${SNAPSHOT_PATH} (${(error as Error).message})`);
+  }
+  return parsed(text, ref);
+}
+
+/** A `--from`/`--to` argument: an existing file, else a git ref. */
+export function load(argument: string, cwd: string): Promise<LoadedSnapshot> {
+  const path = resolve(cwd, argument);
+  return existsSync(path) ? loadFile(path, argument) : loadRef(argument, cwd);
+}
+
+/** The default `--to`: the working tree's snapshot, of the repository around `cwd` (else of this package). */
+export async function loadWorkingTree(cwd: string, packageRoot: string): Promise<LoadedSnapshot> {
+  const root = (await repositoryRoot(cwd)) ?? packageRoot;
+  const path = join(root, SNAPSHOT_PATH);
+  if (!existsSync(path) || !statSync(path).isFile()) throw new SetupError(`no ${SNAPSHOT_PATH} in ${relative(cwd, root) || '.'} (run npm run generate, or give --to)`);
+  return loadFile(path, 'working tree');
+}
