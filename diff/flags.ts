@@ -6,7 +6,7 @@ export const FAIL_ON = ['client-breaking', 'server-breaking', 'any'] as const;
 export const diffFlags: readonly string[] = [
   '--from REF|FILE    the old snapshot: a file, or a git ref of this repository whose generated/contract.json',
   '                   is read (git show REF:generated/contract.json), e.g. --from main or --from HEAD~1',
-  '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree)',
+  '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree, else of the installed package)',
   '                   an argument naming an existing file is that file; anything else is a ref',
   '--format NAME      markdown (default: a summary line and a table per class, for a pull-request comment),',
   '                   json (stable; schema: generated/contract-diff.schema.json) or junit (a testcase per breaking change)',

@@ -84,10 +84,15 @@ export function load(argument: string, cwd: string): Promise<LoadedSnapshot> {
   return existsSync(path) ? loadFile(path, argument) : loadRef(argument, cwd);
 }
 
-/** The default `--to`: the working tree's snapshot, of the repository around `cwd` (else of this package). */
+/**
+ * The default `--to`: the snapshot of the repository around `cwd` (its working tree); where that
+ * repository holds none (a project that installed the package), the installed package's own.
+ */
 export async function loadWorkingTree(cwd: string, packageRoot: string): Promise<LoadedSnapshot> {
-  const root = (await repositoryRoot(cwd)) ?? packageRoot;
-  const path = join(root, SNAPSHOT_PATH);
-  if (!existsSync(path) || !statSync(path).isFile()) throw new SetupError(`no ${SNAPSHOT_PATH} in ${relative(cwd, root) || '.'} (run npm run generate, or give --to)`);
-  return loadFile(path, 'working tree');
+  const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+  const repository = await repositoryRoot(cwd);
+  if (repository !== undefined && isFile(join(repository, SNAPSHOT_PATH))) return loadFile(join(repository, SNAPSHOT_PATH), 'working tree');
+  const own = join(packageRoot, SNAPSHOT_PATH);
+  if (isFile(own)) return loadFile(own, 'installed package');
+  throw new SetupError(`no ${SNAPSHOT_PATH} in ${relative(cwd, repository ?? packageRoot) || '.'} (run npm run generate, or give --to)`);
 }

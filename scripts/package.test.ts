@@ -102,6 +102,14 @@ describe('the installed command', () => {
     expect(report.summary.passed).toBeGreaterThan(0);
   });
 
+  it("diff compares a snapshot with the installed package's own (default --to outside a repository that has one)", async () => {
+    const own = join('node_modules', pkg.name, 'dist', 'generated', 'contract.json');
+    const ran = await sh(bin(), ['diff', '--from', own, '--fail-on', 'any'], consumer);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/\(installed package\)/);
+    expect(ran.stdout).toMatch(/no contract changes/);
+  });
+
   it('generate says it is a development command of the repository (exit 2, no stack trace)', async () => {
     const ran = await sh(bin(), ['generate', '--check'], consumer);
     expect(ran.code).toBe(2);
