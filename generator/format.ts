@@ -1,7 +1,10 @@
 /**
- * TypeScript's formatter on one generated file, straight from its text: a syntax-only language
- * service over that one text parses it once. Formatting a ts-morph source file parses the text
- * three times (the project's copy, the language service's, and the edited text written back).
+ * TypeScript's formatter on one generated file, straight from its text, parsed once. Its public
+ * entry, a language service, parses the text with every JSDoc comment taken apart into nodes,
+ * which the formatter never reads (it formats comments as text), and generated files are mostly
+ * JSDoc; so the text is parsed here without them and handed to the `formatting` namespace that
+ * the language service itself calls. The namespace is not in TypeScript's typings: the little
+ * used of it is declared below, and format.test.ts holds the result to ts-morph's `formatText`.
  */
 import type { ts } from 'ts-morph';
 import { typescript } from './ts-morph.ts';
@@ -20,25 +23,24 @@ const settings: ts.FormatCodeSettings = {
   semicolons: typescript.SemicolonPreference.Insert,
 };
 
-const FILE_NAME = 'generated.ts';
+/** What `ts.LanguageService#getFormattingEditsForDocument` runs, from TypeScript's internal `formatting`. */
+interface Formatting {
+  getFormatContext(options: ts.FormatCodeSettings, host: { getNewLine(): string }): unknown;
+  formatDocument(file: ts.SourceFile, context: unknown): readonly ts.TextChange[];
+}
+const { formatting } = typescript as unknown as { readonly formatting: Formatting };
+const formatContext = formatting.getFormatContext(settings, { getNewLine: () => '\n' });
 
 /** `text` with TypeScript's formatting edits applied. */
 export function formatTypeScript(text: string): string {
-  const service = typescript.createLanguageService(
-    {
-      getCompilationSettings: () => ({}),
-      getScriptFileNames: () => [FILE_NAME],
-      getScriptVersion: () => '1',
-      getScriptSnapshot: (name) => (name === FILE_NAME ? typescript.ScriptSnapshot.fromString(text) : undefined),
-      getCurrentDirectory: () => '/',
-      getDefaultLibFileName: () => 'lib.d.ts',
-      fileExists: (name) => name === FILE_NAME,
-      readFile: () => undefined,
-    },
-    undefined,
-    typescript.LanguageServiceMode.Syntactic,
+  const file = typescript.createSourceFile(
+    'generated.ts',
+    text,
+    { languageVersion: typescript.ScriptTarget.Latest, jsDocParsingMode: typescript.JSDocParsingMode.ParseNone },
+    // The formatter walks up from tokens to their parents.
+    true,
   );
-  const edits = [...service.getFormattingEditsForDocument(FILE_NAME, settings)].sort((a, b) => a.span.start - b.span.start);
+  const edits = [...formatting.formatDocument(file, formatContext)].sort((a, b) => a.span.start - b.span.start);
   const pieces: string[] = [];
   let from = 0;
   for (const { span, newText } of edits) {
