@@ -11,8 +11,9 @@
  * - One deadline (`AbortSignal.timeout`) covers connect, headers and body, so `timeoutMs` means
  *   what a caller expects, whatever dispatcher is in use.
  */
-import { type ClassDeclarationStructure, type FunctionDeclarationStructure, type InterfaceDeclarationStructure, StructureKind } from 'ts-morph';
+import type { ClassDeclarationStructure, FunctionDeclarationStructure, InterfaceDeclarationStructure } from 'ts-morph';
 import { print, stringLiteral } from './code.ts';
+import { StructureKind } from './ts-morph.ts';
 
 type Kinded<T> = T & { kind: StructureKind };
 

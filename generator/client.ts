@@ -3,12 +3,13 @@
  * the model names the endpoint. The fixed machinery (errors, helpers, the private call) is in
  * client-runtime.ts; this module adds what the model decides: routes, methods and their docs.
  */
-import { type MethodDeclarationStructure, type OptionalKind, type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import type { MethodDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
 import type { Api, Endpoint } from '../spec/model.ts';
 import { operation } from '../spec/queries.ts';
 import { clientCore, errorClasses, helperFunctions, optionsInterface, routeInterface, validatorInterface } from './client-runtime.ts';
 import { type Doc, docStructure, identifier, inlineCode, type Literal, literalExpression, print, renderSourceFile, stringLiteral } from './code.ts';
 import { codeBanner, type Generate, normalizeText } from './output.ts';
+import { StructureKind, VariableDeclarationKind } from './ts-morph.ts';
 import { deprecationTags, endpointTypeNames } from './types.ts';
 
 const TYPES_MODULE = './types.ts';
@@ -120,7 +121,7 @@ export const generateClient: Generate = (api) => [
   {
     path: 'client.ts',
     contents: normalizeText(
-      `${codeBanner(api, 'generator/client.ts')}\n${renderSourceFile((file) => file.addStatements([...clientStatements(api)]))}`,
+      `${codeBanner(api, 'generator/client.ts')}\n${renderSourceFile([...clientStatements(api)])}`,
     ),
   },
 ];

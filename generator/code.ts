@@ -2,9 +2,11 @@
  * Turning model values into TypeScript safely. Every name, string and comment the model puts
  * into generated code passes through one of these, so no generator escapes by hand.
  */
-import { IndentationText, type JSDocStructure, type OptionalKind, printNode, Project, QuoteKind, type SourceFile, ts } from 'ts-morph';
+import type { JSDocStructure, OptionalKind, StatementStructures, ts } from 'ts-morph';
+import { formatTypeScript, INDENT } from './format.ts';
+import { printStructure, StructureKind, typescript } from './ts-morph.ts';
 
-const factory = ts.factory;
+const factory = typescript.factory;
 
 /** A JSDoc comment as data: printed through ts-morph structures or attached to a printed node. */
 export interface Doc {
@@ -31,7 +33,7 @@ export function withDoc<T extends ts.Node>(node: T, doc: Doc): T {
     ...(doc.tags ?? []).map((tag) => (tag.text === undefined ? `@${tag.tagName}` : `@${tag.tagName} ${tag.text}`)),
   ].map(commentText);
   const body = lines.length === 1 ? `* ${lines[0]} ` : `*\n${lines.map((line) => ` * ${line}`.trimEnd()).join('\n')}\n `;
-  return ts.addSyntheticLeadingComment(node, ts.SyntaxKind.MultiLineCommentTrivia, body, true);
+  return typescript.addSyntheticLeadingComment(node, typescript.SyntaxKind.MultiLineCommentTrivia, body, true);
 }
 
 /** Whether a name can stand bare as a property name (keywords can). */
@@ -40,15 +42,15 @@ function isIdentifier(name: string): boolean {
   const [first, ...rest] = codePoints;
   return (
     first !== undefined &&
-    ts.isIdentifierStart(first, ts.ScriptTarget.ES2022) &&
-    rest.every((point) => ts.isIdentifierPart(point, ts.ScriptTarget.ES2022))
+    typescript.isIdentifierStart(first, typescript.ScriptTarget.ES2022) &&
+    rest.every((point) => typescript.isIdentifierPart(point, typescript.ScriptTarget.ES2022))
   );
 }
 
 /** Whether a name is a keyword: scanned as one token of a keyword kind. */
 function isKeyword(name: string): boolean {
-  const kind = ts.createScanner(ts.ScriptTarget.ES2022, true, ts.LanguageVariant.Standard, name).scan();
-  return kind >= ts.SyntaxKind.FirstKeyword && kind <= ts.SyntaxKind.LastKeyword;
+  const kind = typescript.createScanner(typescript.ScriptTarget.ES2022, true, typescript.LanguageVariant.Standard, name).scan();
+  return kind >= typescript.SyntaxKind.FirstKeyword && kind <= typescript.SyntaxKind.LastKeyword;
 }
 
 /** A name that must be a declared identifier in the output; refuses anything else rather than emit broken code. */
@@ -72,7 +74,7 @@ export function literalUnionType(values: readonly (string | number)[]): ts.TypeN
   const types = values.map((value) =>
     factory.createLiteralTypeNode(typeof value === 'string' ? stringLiteral(value) : factory.createNumericLiteral(value)),
   );
-  if (types.length === 0) return factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword);
+  if (types.length === 0) return factory.createKeywordTypeNode(typescript.SyntaxKind.NeverKeyword);
   return types.length === 1 ? types[0]! : factory.createUnionTypeNode(types);
 }
 
@@ -81,7 +83,7 @@ export const propertySignature = (name: string, type: ts.TypeNode, options: { op
   const node = factory.createPropertySignature(
     undefined,
     propertyNameNode(name),
-    options.optional ? factory.createToken(ts.SyntaxKind.QuestionToken) : undefined,
+    options.optional ? factory.createToken(typescript.SyntaxKind.QuestionToken) : undefined,
     type,
   );
   return options.doc ? withDoc(node, options.doc) : node;
@@ -101,28 +103,26 @@ export function literalExpression(value: Literal): ts.Expression {
   );
 }
 
-/** Prints a factory-built node with `\n` line ends. */
-export const print = (node: ts.Node): string => printNode(node, { newLineKind: ts.NewLineKind.LineFeed });
+/**
+ * Prints a factory-built node with `\n` line ends. One printer, and one empty file as the
+ * context every node is printed in, serve all calls; ts-morph's `printNode` would make both
+ * afresh for each of the many small nodes a generated file prints.
+ */
+const printer = typescript.createPrinter({ newLine: typescript.NewLineKind.LineFeed });
+const printContext = typescript.createSourceFile('print.tsx', '', typescript.ScriptTarget.Latest, false, typescript.ScriptKind.TSX);
+export const print = (node: ts.Node): string => printer.printNode(typescript.EmitHint.Unspecified, node, printContext);
 
 /** Prints a type alias's type; a long union goes one member a line, so a reader can scan it. */
 export const printAliasType = (node: ts.TypeNode): string =>
-  ts.isUnionTypeNode(node) && node.types.length > 3 ? node.types.map((member) => `\n  | ${print(member)}`).join('') : print(node);
+  typescript.isUnionTypeNode(node) && node.types.length > 3 ? node.types.map((member) => `\n  | ${print(member)}`).join('') : print(node);
 
 /**
- * Builds one generated TypeScript file in memory: `build` adds structures in batches, then the
- * whole file is formatted once so printed nodes and structures share one indentation.
+ * Builds one generated TypeScript file in memory: the statements (ts-morph structures, built in
+ * one batch) are printed to text, then the whole file is formatted once so printed nodes and
+ * structures share one indentation. `printStructure` gives the text that adding them to an
+ * empty source file would, without a project parsing it and wrapping every node.
  */
-export function renderSourceFile(build: (file: SourceFile) => void): string {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      newLineKind: ts.NewLineKind.LineFeed,
-      quoteKind: QuoteKind.Single,
-    },
-  });
-  const file = project.createSourceFile('generated.ts');
-  build(file);
-  file.formatText({ indentSize: 2, tabSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
-  return file.getFullText();
-}
+export const renderSourceFile = (statements: readonly StatementStructures[]): string =>
+  formatTypeScript(
+    printStructure({ kind: StructureKind.SourceFile, statements: [...statements] }, { indentNumberOfSpaces: INDENT, newLine: '\n', useSingleQuote: true }),
+  );

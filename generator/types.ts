@@ -6,7 +6,7 @@
  * (`documented`) and optional when it "may be absent"; a request field is required only where
  * the document marks it so, every other one is optional because its marking is "not shown".
  */
-import { type OptionalKind, type PropertySignatureStructure, type StatementStructures, StructureKind, ts } from 'ts-morph';
+import type { OptionalKind, PropertySignatureStructure, StatementStructures, ts } from 'ts-morph';
 import type { Api, Cite, Endpoint, FieldType, OperationKind, Presence, Resource } from '../spec/model.ts';
 import { operation } from '../spec/queries.ts';
 import {
@@ -23,8 +23,9 @@ import {
   renderSourceFile,
 } from './code.ts';
 import { codeBanner, type Generate, normalizeText } from './output.ts';
+import { StructureKind, typescript } from './ts-morph.ts';
 
-const factory = ts.factory;
+const factory = typescript.factory;
 
 /** Names of an endpoint's generated types; the client refers to them by these names. */
 export interface EndpointTypeNames {
@@ -64,24 +65,24 @@ const keyword = (kind: ts.KeywordTypeSyntaxKind): ts.TypeNode => factory.createK
 const openString = (known: readonly string[]): ts.TypeNode =>
   factory.createUnionTypeNode([
     literalUnionType(known),
-    factory.createParenthesizedType(factory.createIntersectionTypeNode([keyword(ts.SyntaxKind.StringKeyword), factory.createTypeLiteralNode([])])),
+    factory.createParenthesizedType(factory.createIntersectionTypeNode([keyword(typescript.SyntaxKind.StringKeyword), factory.createTypeLiteralNode([])])),
   ]);
 
 export function typeNode(type: FieldType): ts.TypeNode {
   switch (type.kind) {
     case 'string': {
       const known = type.open?.occurs ?? type.enum?.shown;
-      return known ? openString(known) : keyword(ts.SyntaxKind.StringKeyword);
+      return known ? openString(known) : keyword(typescript.SyntaxKind.StringKeyword);
     }
     case 'integer':
     case 'number':
-      return keyword(ts.SyntaxKind.NumberKeyword);
+      return keyword(typescript.SyntaxKind.NumberKeyword);
     case 'boolean':
-      return keyword(ts.SyntaxKind.BooleanKeyword);
+      return keyword(typescript.SyntaxKind.BooleanKeyword);
     case 'null':
       return factory.createLiteralTypeNode(factory.createNull());
     case 'any':
-      return keyword(ts.SyntaxKind.UnknownKeyword);
+      return keyword(typescript.SyntaxKind.UnknownKeyword);
     case 'array':
       return factory.createArrayTypeNode(typeNode(type.items));
     case 'object':
@@ -211,7 +212,7 @@ function endpointStatements(api: Api, e: Endpoint): readonly StatementStructures
 }
 
 const typeRefOrUndefined = (name: string | undefined): ts.TypeNode =>
-  name ? factory.createTypeReferenceNode(name) : keyword(ts.SyntaxKind.UndefinedKeyword);
+  name ? factory.createTypeReferenceNode(name) : keyword(typescript.SyntaxKind.UndefinedKeyword);
 
 /** One entry of the `Endpoints` map: everything a caller or a server needs to type one call. */
 function endpointEntry(e: Endpoint): ts.TypeNode {
@@ -261,6 +262,6 @@ function typeStatements(api: Api): readonly StatementStructures[] {
 export const generateTypes: Generate = (api) => [
   {
     path: 'types.ts',
-    contents: normalizeText(`${codeBanner(api, 'generator/types.ts')}\n${renderSourceFile((file) => file.addStatements([...typeStatements(api)]))}`),
+    contents: normalizeText(`${codeBanner(api, 'generator/types.ts')}\n${renderSourceFile([...typeStatements(api)])}`),
   },
 ];

@@ -7,11 +7,12 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { createRequire } from 'node:module';
-import { VariableDeclarationKind, Writers } from 'ts-morph';
+import type { StatementStructures, VariableDeclarationStructure } from 'ts-morph';
 import type { Api, Endpoint } from '../spec/model.ts';
 import { operation } from '../spec/queries.ts';
 import { identifier, renderSourceFile } from './code.ts';
 import { bannerLines, codeBanner, normalizeText, type Generate } from './output.ts';
+import { StructureKind, VariableDeclarationKind, Writers } from './ts-morph.ts';
 import { endpointTypeNames } from './types.ts';
 import { objectSchema, requestSchema, resourceSchemas, responseSchema, type JsonSchema, type RefTo } from './schema.ts';
 
@@ -147,12 +148,14 @@ function inlineRuntimeHelpers(code: string): string {
  * else, with a literal initializer, has no effect, so it is dropped.
  */
 function dropUnusedSchemaConstants(code: string): string {
-  const occurrences = (name: string) => code.match(new RegExp(`\\b${name}\\b`, 'g'))?.length ?? 0;
+  // Counted in one pass over the code, not one pass per constant.
+  const occurrences = new Map<string, number>();
+  for (const [name] of code.matchAll(/\bschema\d+\b/g)) occurrences.set(name, (occurrences.get(name) ?? 0) + 1);
   return code
     .split('\n')
     .filter((line) => {
       const declared = /^const (schema\d+) = \{.*\};$/.exec(line)?.[1];
-      return declared === undefined || occurrences(declared) > 1;
+      return declared === undefined || (occurrences.get(declared) ?? 0) > 1;
     })
     .join('\n');
 }
@@ -201,60 +204,56 @@ export const validatorsModule = (api: Api): string =>
 export function validatorsDeclarations(api: Api): string {
   const entries = validatorEntries(api);
   const validatorType = (entry: ValidatorEntry) => `Validator<${entry.typeName}>`;
-  const body = renderSourceFile((file) => {
-    file.addImportDeclaration({
+  const declaredConst = (doc: string, name: string, type: VariableDeclarationStructure['type']): StatementStructures => ({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    hasDeclareKeyword: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [doc],
+    declarations: [{ name, type }],
+  });
+  const body = renderSourceFile([
+    {
+      kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
       moduleSpecifier: TYPES_MODULE,
       namedImports: [...new Set(entries.map((entry) => entry.typeName))].sort(),
-    });
-    file.addInterfaces([
-      {
-        name: 'ValidationError',
-        isExported: true,
-        docs: ['One problem ajv found: where (`instancePath`), which schema keyword, and its parameters.'],
-        properties: [
-          { name: 'instancePath', type: 'string' },
-          { name: 'schemaPath', type: 'string' },
-          { name: 'keyword', type: 'string' },
-          { name: 'params', type: 'Record<string, unknown>' },
-          { name: 'message', type: 'string', hasQuestionToken: true },
-        ],
-      },
-      {
-        name: 'Validator',
-        isExported: true,
-        docs: ['A compiled schema: true when `data` conforms; otherwise `errors` says why.'],
-        typeParameters: [{ name: 'T', default: 'unknown' }],
-        callSignatures: [{ parameters: [{ name: 'data', type: 'unknown' }], returnType: 'data is T' }],
-        properties: [{ name: 'errors', type: 'ValidationError[] | null', hasQuestionToken: true }],
-      },
-    ]);
-    file.addVariableStatements([
-      ...entries.map((entry) => ({
-        isExported: true,
-        hasDeclareKeyword: true,
-        declarationKind: VariableDeclarationKind.Const,
-        docs: [`\`#/$defs/${entry.defName}\` of schemas.json.`],
-        declarations: [{ name: entry.exportName, type: validatorType(entry) }],
-      })),
-      ...(Object.keys(validatorMaps) as ValidatorGroup[]).map((group) => ({
-        isExported: true,
-        hasDeclareKeyword: true,
-        declarationKind: VariableDeclarationKind.Const,
-        docs: [`The ${group} validators, keyed by ${group === 'resource' ? 'resource' : 'endpoint'} name.`],
-        declarations: [
-          {
-            name: validatorMaps[group],
-            type: Writers.objectType({
-              properties: entries
-                .filter((entry) => entry.group === group)
-                .map((entry) => ({ name: identifier(entry.key), isReadonly: true, type: validatorType(entry) })),
-            }),
-          },
-        ],
-      })),
-    ]);
-  });
+    },
+    {
+      kind: StructureKind.Interface,
+      name: 'ValidationError',
+      isExported: true,
+      docs: ['One problem ajv found: where (`instancePath`), which schema keyword, and its parameters.'],
+      properties: [
+        { name: 'instancePath', type: 'string' },
+        { name: 'schemaPath', type: 'string' },
+        { name: 'keyword', type: 'string' },
+        { name: 'params', type: 'Record<string, unknown>' },
+        { name: 'message', type: 'string', hasQuestionToken: true },
+      ],
+    },
+    {
+      kind: StructureKind.Interface,
+      name: 'Validator',
+      isExported: true,
+      docs: ['A compiled schema: true when `data` conforms; otherwise `errors` says why.'],
+      typeParameters: [{ name: 'T', default: 'unknown' }],
+      callSignatures: [{ parameters: [{ name: 'data', type: 'unknown' }], returnType: 'data is T' }],
+      properties: [{ name: 'errors', type: 'ValidationError[] | null', hasQuestionToken: true }],
+    },
+    ...entries.map((entry) => declaredConst(`\`#/$defs/${entry.defName}\` of schemas.json.`, entry.exportName, validatorType(entry))),
+    ...(Object.keys(validatorMaps) as ValidatorGroup[]).map((group) =>
+      declaredConst(
+        `The ${group} validators, keyed by ${group === 'resource' ? 'resource' : 'endpoint'} name.`,
+        validatorMaps[group],
+        Writers.objectType({
+          properties: entries
+            .filter((entry) => entry.group === group)
+            .map((entry) => ({ name: identifier(entry.key), isReadonly: true, type: validatorType(entry) })),
+        }),
+      ),
+    ),
+  ]);
   return normalizeText(`${codeBanner(api, GENERATOR)}${body}`);
 }
 

@@ -20,6 +20,35 @@ import { WP_COMMAND_MAX_LENGTH } from './rules.ts';
 
 export type { Direction };
 
+/** An arbitrary that builds the one it stands for when it is first asked for a value. */
+class BuiltOnFirstUse<T> extends fc.Arbitrary<T> {
+  readonly #build: () => fc.Arbitrary<T>;
+  #built: fc.Arbitrary<T> | undefined;
+  constructor(build: () => fc.Arbitrary<T>) {
+    super();
+    this.#build = build;
+  }
+  get #arbitrary(): fc.Arbitrary<T> {
+    return (this.#built ??= this.#build());
+  }
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    return this.#arbitrary.generate(mrng, biasFactor);
+  }
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.#arbitrary.canShrinkWithoutContext(value);
+  }
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.#arbitrary.shrink(value, context);
+  }
+}
+
+/**
+ * `fc.stringMatching`, built on first use: building one takes milliseconds (fast-check works out
+ * the regex's edge cases up front), and a run may draw from only some of those declared here;
+ * `generate`, which draws one request per endpoint, needs about half.
+ */
+const matching = (regex: RegExp): fc.Arbitrary<string> => new BuiltOnFirstUse(() => fc.stringMatching(regex));
+
 // ---- string formats ---------------------------------------------------------------------------
 
 const digits = (n: number, width: number): string => String(n).padStart(width, '0');
@@ -100,7 +129,7 @@ const ipv6Arb: fc.Arbitrary<string> = fc
   });
 
 // No `--`: labels with hyphens in the third and fourth place are reserved for IDNA (RFC 5891 §4.2.3.1).
-const lowerLabelArb = fc.stringMatching(/^[a-z0-9]{1,10}(?:-[a-z0-9]{1,6})?$/);
+const lowerLabelArb = matching(/^[a-z0-9]{1,10}(?:-[a-z0-9]{1,6})?$/);
 const tldArb = fc.constantFrom('com', 'org', 'net', 'io', 'dev', 'co.uk');
 
 /** An RFC 1123 host name: letters, digits, inner hyphens; the strictest reading. */
@@ -121,29 +150,29 @@ const dnsNameArb = fc
     return upper ? full.toUpperCase() : full;
   });
 
-const pathSegmentArb = fc.stringMatching(/^[a-z0-9][a-z0-9_.-]{0,15}$/);
-const safeSegmentArb = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,15}$/);
+const pathSegmentArb = matching(/^[a-z0-9][a-z0-9_.-]{0,15}$/);
+const safeSegmentArb = matching(/^[a-z0-9][a-z0-9_-]{0,15}$/);
 
 /** File names as trees hold them: extensions, dotfiles, inner spaces, capitals; never `.` or `..`. */
 const fileNameArb = fc.oneof(
-  fc.stringMatching(/^[A-Za-z0-9_-]{1,12}(?: [A-Za-z0-9_-]{1,8})?(?:\.[a-z0-9]{1,4})?$/),
-  fc.stringMatching(/^\.[a-z]{2,10}$/),
+  matching(/^[A-Za-z0-9_-]{1,12}(?: [A-Za-z0-9_-]{1,8})?(?:\.[a-z0-9]{1,4})?$/),
+  matching(/^\.[a-z]{2,10}$/),
 );
 
 /** RFC 5322 dot-atoms of the usual characters: tags (`+`), dots, hyphens, underscores inside. */
-const localPartArb = fc.stringMatching(/^[a-z0-9]{1,10}(?:[._+-][a-z0-9]{1,8}){0,2}$/);
+const localPartArb = matching(/^[a-z0-9]{1,10}(?:[._+-][a-z0-9]{1,8}){0,2}$/);
 /**
  * Plain addresses every validator accepts (lowercase letters and digits, one optional inner dot),
  * at the domains RFC 2606 reserves: a request that creates a user with one reaches no one.
  */
 const plainEmailArb = fc
-  .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,11}(?:\.[a-z0-9]{1,8})?$/), fc.constantFrom('example.com', 'example.org', 'example.net'))
+  .tuple(matching(/^[a-z][a-z0-9]{0,11}(?:\.[a-z0-9]{1,8})?$/), fc.constantFrom('example.com', 'example.org', 'example.net'))
   .map(([local, domain]) => `${local}@${domain}`);
 
 /** Vendor names: words starting with a capital, e.g. `WordPress`, `WP Engine`. */
 const vendorArb = fc.oneof(
   fc.constantFrom('WordPress', 'SiteGround', 'WP Engine', 'Kinsta'),
-  fc.stringMatching(/^[A-Z][A-Za-z0-9]{1,12}(?: [A-Z][A-Za-z0-9]{1,12})?$/),
+  matching(/^[A-Z][A-Za-z0-9]{1,12}(?: [A-Z][A-Za-z0-9]{1,12})?$/),
 );
 
 /**
@@ -252,10 +281,10 @@ const wpSpaceArb = fc.oneof({ weight: 6, arbitrary: fc.constant(' ') }, { weight
  */
 const wpReadOnlyCommandArb = fc.constantFrom('cli version', 'core version', 'plugin list', 'theme list', 'user list', 'option get', 'cache type', 'cron event list');
 const wpArgumentArb = fc.oneof(
-  { weight: 4, arbitrary: fc.stringMatching(/^[a-zA-Z0-9][a-zA-Z0-9_\-./:=@]{0,19}$/) },
+  { weight: 4, arbitrary: matching(/^[a-zA-Z0-9][a-zA-Z0-9_\-./:=@]{0,19}$/) },
   { weight: 1, arbitrary: fc.constantFrom('--format=json', '--format=csv', '--fields=name', '--status=active') },
   // Quotes stay balanced: an odd quote is a shell error, however the pattern reads it.
-  { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9_.:=@ -]{1,20}$/).map((text) => `'${text}'`) },
+  { weight: 1, arbitrary: matching(/^[a-zA-Z0-9_.:=@ -]{1,20}$/).map((text) => `'${text}'`) },
 );
 
 const shortWpCommandArb = fc
@@ -314,9 +343,9 @@ const contextOf = (direction: Direction, options: ValueArbOptions = {}): Context
 /** Free text a server might send: mostly ASCII, sometimes any printable Unicode. */
 const responseTextArb = fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 24 }) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) });
 /** Free text for requests: non-empty, printable, trimmed; no reading refuses it for its form. */
-const requestTextArb = fc.stringMatching(/^[A-Za-z0-9](?:[A-Za-z0-9 _.-]{0,22}[A-Za-z0-9])?$/);
+const requestTextArb = matching(/^[A-Za-z0-9](?:[A-Za-z0-9 _.-]{0,22}[A-Za-z0-9])?$/);
 /** Values outside the occurring ones, shaped like them, or any text. */
-const otherSetValueArb = fc.oneof(fc.stringMatching(/^[a-z][a-z_-]{0,15}$/), responseTextArb);
+const otherSetValueArb = fc.oneof(matching(/^[a-z][a-z_-]{0,15}$/), responseTextArb);
 
 function stringArb(type: Extract<FieldType, { kind: 'string' }>, direction: Direction): fc.Arbitrary<string> {
   if (type.limit === 'LIMIT-WP-COMMAND') return wpCommandArb;
@@ -332,7 +361,7 @@ function stringArb(type: Extract<FieldType, { kind: 'string' }>, direction: Dire
   return direction === 'request' ? requestTextArb : responseTextArb;
 }
 
-const extraKeyArb = fc.stringMatching(/^[a-z][a-z0-9_]{0,15}$/);
+const extraKeyArb = matching(/^[a-z][a-z0-9_]{0,15}$/);
 
 /** An object of the given fields; `overrides` replace the arbitrary of a field by name. */
 function objectArb(fields: readonly Field[], ctx: Context, overrides: Readonly<Record<string, fc.Arbitrary<unknown>>> = {}): fc.Arbitrary<Record<string, unknown>> {
@@ -430,8 +459,8 @@ const requestFieldArbs: Readonly<Record<string, Readonly<Record<string, fc.Arbit
   },
   searchAndReplace: {
     // A marker no real content holds: replacement, if performed, changes nothing.
-    search: fc.stringMatching(/^[a-z0-9]{8}$/).map((id) => `hsc-conformance-probe-${id}`),
-    replace: fc.stringMatching(/^[a-z0-9]{8}$/).map((id) => `hsc-conformance-replaced-${id}`),
+    search: matching(/^[a-z0-9]{8}$/).map((id) => `hsc-conformance-probe-${id}`),
+    replace: matching(/^[a-z0-9]{8}$/).map((id) => `hsc-conformance-replaced-${id}`),
   },
   restoreBackup: {
     backup_id: fc.integer({ min: 1, max: 2_147_483_647 }),
@@ -439,12 +468,12 @@ const requestFieldArbs: Readonly<Record<string, Readonly<Record<string, fc.Arbit
   resetSite: {
     // Password rules: not shown; one of every character class and 16+ characters pass any common policy.
     admin_password: fc
-      .tuple(fc.stringMatching(/^[A-Z]{2}$/), fc.stringMatching(/^[a-z]{8,12}$/), fc.stringMatching(/^[0-9]{3}$/), fc.constantFrom('!', '#', '%', '*', '+', '?'), fc.stringMatching(/^[A-Za-z0-9]{2,6}$/))
+      .tuple(matching(/^[A-Z]{2}$/), matching(/^[a-z]{8,12}$/), matching(/^[0-9]{3}$/), fc.constantFrom('!', '#', '%', '*', '+', '?'), matching(/^[A-Za-z0-9]{2,6}$/))
       .map((parts) => parts.join('')),
   },
   createWpAdminUser: {
-    first_name: fc.stringMatching(/^[A-Z][a-z]{1,14}$/),
-    last_name: fc.stringMatching(/^[A-Z][a-z]{1,14}$/),
+    first_name: matching(/^[A-Z][a-z]{1,14}$/),
+    last_name: matching(/^[A-Z][a-z]{1,14}$/),
   },
 };
 

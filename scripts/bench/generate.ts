@@ -1,11 +1,14 @@
 /**
  * Generation speed: the in-process `generateAll` (cold, warm, per output module) and the
- * end-to-end `generate --check` through the CLI, which is what CI and a developer wait for.
- * Target: well under 5 s on the 2-core machine; reported here, never asserted in tests.
+ * end-to-end `generate --check` through the CLI (the tsx launcher, as `generate` stays a
+ * development command), which is what CI and a developer wait for. Target: a median of at
+ * most 1 s on the 2-core machine (issue 10; it was 5 s, and the check took 1.3-1.6 s when the
+ * target was lowered); reported here, never asserted in tests.
  */
 import { msRow, runCli, time, type Row, type Section } from './harness.ts';
 
-const TARGET_MS = 5000;
+const TARGET_MS = 1000;
+const PREVIOUS_TARGET_MS = 5000;
 
 export const section: Section = {
   title: 'generate',
@@ -35,9 +38,13 @@ export const section: Section = {
     const check = await time(cliRuns, async () => {
       code = (await runCli(['generate', '--check'])).code;
     });
-    const verdict = check.median < TARGET_MS ? 'under' : 'OVER';
+    const verdict = check.median <= TARGET_MS ? 'within' : 'OVER';
     rows.push(
-      msRow('CLI generate --check, end to end', check, `${verdict} the ${TARGET_MS} ms target; exit ${code}${code ? ' (generated/ is stale)' : ''}`),
+      msRow(
+        'CLI generate --check, end to end',
+        check,
+        `${verdict} the ${TARGET_MS} ms target (was ${PREVIOUS_TARGET_MS} ms); exit ${code}${code ? ' (generated/ is stale)' : ''}`,
+      ),
     );
     return rows;
   },
