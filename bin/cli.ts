@@ -19,7 +19,7 @@ const PROGRAM = 'hosted-site-contract';
 const commands: readonly Command[] = [
   {
     name: 'generate',
-    summary: 'write generated/ from the model (types, validators, client, OpenAPI)',
+    summary: 'write generated/ from the model (a development command of the repository; the installed package only says so)',
     usage: 'generate [--check] [--out DIR] [--source FILE]',
     flags: [
       '--check        regenerate in memory; exit 1 naming each stale, missing or unexpected file',

@@ -242,6 +242,12 @@ function storeFor(options: MockOptions, layout: Layout | undefined): Store {
   return new Store({ companies, maxOperations: options.maxOperations });
 }
 
+/**
+ * Starts the reference mock on `options.host` (default 127.0.0.1) and `options.port` (0: any free
+ * port): two companies of fixtures (keys, sites, environments; `fixtures`), every endpoint of the
+ * document under `url` (ending in `/v2`). Close it with `close()`. A `variant` or `layout` serves
+ * one entry of the catalogue instead (see `hosted-site-contract self-test --list`).
+ */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const variant = typeof options.variant === 'string' ? variantNamed(options.variant) : options.variant;
   const chosen = options.layout ?? variant?.layout;

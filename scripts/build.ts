@@ -6,7 +6,7 @@
  * repository the same file runs the sources through tsx.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
@@ -37,6 +37,28 @@ function copyGeneratedAssets(): string[] {
   return names;
 }
 
+/**
+ * tsc keeps a declaration's relative `.ts` specifiers as written. TypeScript 5 resolves them to
+ * the `.d.ts` beside, but older compilers and other tools read nothing there: written as `.js`,
+ * as the code they describe is imported.
+ */
+function declarationsImportJs(dir: URL): number {
+  let files = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const url = new URL(entry.isDirectory() ? `${entry.name}/` : entry.name, dir);
+    if (entry.isDirectory()) files += declarationsImportJs(url);
+    else if (entry.name.endsWith('.d.ts')) {
+      const text = readFileSync(url, 'utf8');
+      const rewritten = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.\.?\/[^'"]*?)\.ts\2/g, '$1$2$3.js$2');
+      if (rewritten !== text) {
+        writeFileSync(url, rewritten);
+        files++;
+      }
+    }
+  }
+  return files;
+}
+
 function main(): number {
   rmSync(dist, { recursive: true, force: true });
   try {
@@ -45,6 +67,7 @@ function main(): number {
     console.error(`build: ${(error as Error).message}`);
     return 1;
   }
+  declarationsImportJs(dist);
   const assets = copyGeneratedAssets();
   const launcher = new URL('bin/hosted-site-contract.js', dist);
   writeFileSync(launcher, LAUNCHER);

@@ -73,6 +73,13 @@ describe('the packed tarball', () => {
     expect(stray).toEqual([]);
   });
 
+  it("declarations import what ships (.js), never a .ts source the package does not hold", () => {
+    const declarations = packed.filter((p) => p.endsWith('.d.ts')).map((p) => readFileSync(join(consumer, 'node_modules', pkg.name, p), 'utf8'));
+    expect(declarations.length).toBeGreaterThan(10);
+    const tsSpecifiers = declarations.flatMap((text) => text.match(/(?:from|import)\s*\(?\s*['"]\.\.?\/[^'"]*\.ts['"]/g) ?? []);
+    expect(tsSpecifiers).toEqual([]);
+  });
+
   it('installs only the runtime dependencies the compiled code imports (no loader, no ts-morph)', () => {
     for (const name of Object.keys(pkg.dependencies)) expect(existsSync(join(consumer, 'node_modules', name)), name).toBe(true);
     for (const devOnly of ['tsx', 'esbuild', 'ts-morph', 'typescript', 'ajv', 'yaml', 'vitest']) {
@@ -86,6 +93,15 @@ describe('the installed command', () => {
     const ran = await sh('npx', ['--no-install', pkg.name, '--version'], consumer);
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim()).toBe(`${pkg.name} ${pkg.version} (${apiIdentity.title} ${apiIdentity.basePath.slice(1)}, spec ${apiIdentity.specVersion})`);
+  });
+
+  it('runs through the npm link under --preserve-symlinks-main too', async () => {
+    const ran = await run(bin(), ['--version'], { cwd: consumer, env: { ...process.env, NODE_OPTIONS: '--preserve-symlinks-main' } }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code ?? -1, stdout: error.stderr ?? '' }),
+    );
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(new RegExp(`^${pkg.name} ${pkg.version.replace(/\./g, '\\.')} `));
   });
 
   it('help lists the commands', async () => {
@@ -145,14 +161,18 @@ try {
     expect(out.endpoints).toBe(27);
   });
 
-  it('TypeScript (nodenext, library checks on) type-checks the typed client, and a wrong body does not compile', async () => {
+  it.each([
+    ['nodenext', 'nodenext'],
+    ['node16', 'node16'],
+    ['esnext', 'bundler'],
+  ])('TypeScript (module %s, moduleResolution %s, library checks on) type-checks the typed client, and a wrong body does not compile', async (module, moduleResolution) => {
     writeFileSync(
       join(consumer, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
           target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
+          module,
+          moduleResolution,
           strict: true,
           noEmit: true,
           skipLibCheck: false,
