@@ -17,5 +17,5 @@ export const diffFlags: readonly string[] = [
   'fail the suite), deprecated, knowledge (what the document now states that it did not), compatible',
   '',
   'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',
-  'or a snapshot that cannot be read or is not valid',
+  'a snapshot that cannot be read or is not valid, or an internal error (a bug, never a verdict)',
 ];
