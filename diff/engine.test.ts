@@ -337,6 +337,21 @@ describe('diffContracts', () => {
     expect(change!.summary).toContain('INPUT-400');
   });
 
+  it('marks only the change that brought the rule, not the other changes of the endpoint (a deprecation stays deprecated)', () => {
+    const e = api.endpoints.find((x) => x.body && !x.errors.includes(400) && !x.deprecated)!;
+    const by = api.endpoints.find((x) => x !== e)!;
+    const model = draft();
+    const target = model.endpoints.find((x) => x.name === e.name)!;
+    target.errors = [400, ...target.errors];
+    target.deprecated = { cite: { section: 'Versioning' }, replacement: `${by.method} ${by.path}` as `GET /${string}` };
+    const changes = diffContracts(original, snapshot(model));
+    expect(changes.map((c) => [c.kind, c.classes])).toEqual([
+      ['error-status-added', [SERVER]],
+      ['endpoint-deprecated', ['deprecated']],
+    ]);
+    expect(changes[1]!.summary).not.toContain('INPUT-400');
+  });
+
   it('tells a confirmed assumption from a contradicted one by the fields that rested on it', () => {
     const resting = api.endpoints.flatMap((e) => (e.body ?? []).filter((f) => f.assumption).map((f) => ({ e, f })));
     const { e, f } = resting[0]!;
