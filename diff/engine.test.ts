@@ -352,6 +352,15 @@ describe('diffContracts', () => {
     expect(changes[1]!.summary).not.toContain('INPUT-400');
   });
 
+  it('reports a moved endpoint a conflict names once, as moved: the conflict follows it', () => {
+    const conflict = api.conflicts[0]!;
+    const model = draft();
+    const target = model.endpoints.find((x) => x.name === conflict.endpoints[0])!;
+    target.path = `${target.path}/moved`;
+    const changes = diffContracts(original, snapshot(model));
+    expect(changes.map((c) => c.kind)).toEqual(['endpoint-moved']);
+  });
+
   it('tells a confirmed assumption from a contradicted one by the fields that rested on it', () => {
     const resting = api.endpoints.flatMap((e) => (e.body ?? []).filter((f) => f.assumption).map((f) => ({ e, f })));
     const { e, f } = resting[0]!;
