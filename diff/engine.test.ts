@@ -189,6 +189,31 @@ const editArbs: Record<string, fc.Arbitrary<Edit>> = {
     inverse: [SERVER],
     subject: place.subject,
   })),
+  // "a limit tightened" (client, unconditionally); a response: a server sending longer values now fails (server).
+  // Loosened: a client may meet longer values (client).
+  'tighten a response limit': fc.tuple(fc.constantFrom(...responsePlaces.filter((p) => typeOf(p).kind === 'string')), fc.integer({ min: 1, max: 4000 })).map(([place, by]) => ({
+    what: `tighten ${place.subject} by ${by}`,
+    apply: (m: Model) => {
+      const t = fieldAt(m, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
+      t.maxLength = (t.maxLength ?? 10_000) - by;
+    },
+    forward: [CLIENT, SERVER],
+    inverse: [CLIENT],
+    subject: place.subject,
+  })),
+  // A closed request set grown, no new value shown: wider for clients (no old client fails); the suite may
+  // send what the old set refused (server). Shrunk: a client may send a value now refused (client), and the
+  // suite expects the refusal (server).
+  'grow a closed request set': fc.constantFrom(...requestPlaces.filter((p) => { const t = typeOf(p); return t.kind === 'string' && t.enum !== undefined; })).map((place) => ({
+    what: `grow ${place.subject}`,
+    apply: (m: Model) => {
+      const t = fieldAt(m, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
+      t.enum!.size += 1;
+    },
+    forward: [SERVER],
+    inverse: [CLIENT, SERVER],
+    subject: place.subject,
+  })),
   // Added: an addition no side must act on (compatible; no rule's scope turns on 401, 404 or 500).
   // Removed: "a listed error status removed" (server).
   'add an error status': fc
@@ -359,6 +384,17 @@ describe('diffContracts', () => {
     target.path = `${target.path}/moved`;
     const changes = diffContracts(original, snapshot(model));
     expect(changes.map((c) => c.kind)).toEqual(['endpoint-moved']);
+  });
+
+  it('a closed request set grown with a new value shown: server-breaking and knowledge', () => {
+    const place = requestPlaces.find((p) => { const t = typeOf(p); return t.kind === 'string' && t.enum !== undefined; })!;
+    const model = draft();
+    const t = fieldAt(model, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
+    t.enum!.size += 1;
+    t.enum!.shown.push('a_new_value');
+    const [change, ...rest] = diffContracts(original, snapshot(model));
+    expect(rest).toEqual([]);
+    expect([change!.kind, change!.classes]).toEqual(['value-set-grown', [SERVER, 'knowledge']]);
   });
 
   it('tells a confirmed assumption from a contradicted one by the fields that rested on it', () => {

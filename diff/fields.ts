@@ -159,7 +159,13 @@ function valueSetChanges(before: StringType, after: StringType, site: FieldSite,
   if (was.closed !== now.closed) {
     kind = now.closed ? 'value-set-closed' : 'value-set-opened';
     summary = `value set ${now.closed ? 'closed' : 'opened'}`;
-  } else if (was.size !== now.size || (added.length && removed.length)) {
+  } else if (added.length && removed.length) {
+    kind = 'value-set-changed';
+    summary = 'value set changed';
+  } else if (was.size !== now.size && !(now.size! > was.size! ? removed.length : added.length)) {
+    kind = now.size! > was.size! ? 'value-set-grown' : 'value-set-shrunk';
+    summary = `value set ${now.size! > was.size! ? 'grown' : 'shrunk'} from ${was.size} to ${now.size}${added.length ? ` (${codes(added)} now shown)` : ''}${removed.length ? ` (${codes(removed)} no longer shown)` : ''}`;
+  } else if (was.size !== now.size) {
     kind = 'value-set-changed';
     summary = 'value set changed';
   } else if (added.length) {
@@ -170,5 +176,11 @@ function valueSetChanges(before: StringType, after: StringType, site: FieldSite,
     kind = 'values-removed';
     summary = `${removed.length} value${removed.length === 1 ? '' : 's'} no longer shown (${codes(removed)})`;
   }
-  return kind ? [change(kind, site, path, describeValues(was), describeValues(now), summary)] : [];
+  if (!kind) return [];
+  const found = change(kind, site, path, describeValues(was), describeValues(now), summary);
+  // Values newly shown, or withdrawn, as the set grows or shrinks: also what the document now states.
+  if ((kind === 'value-set-grown' || kind === 'value-set-shrunk') && (added.length || removed.length)) {
+    return [{ ...found, classes: CHANGE_CLASSES.filter((c) => c === 'knowledge' || found.classes.includes(c)) }];
+  }
+  return [found];
 }
