@@ -37,6 +37,9 @@
  *   brings INPUT-400) the engine adds server-breaking and names the rule.
  * - A removed rule is client-breaking (a guarantee clients could rely on is withdrawn); a rule's
  *   scope grown is server-breaking, shrunk client-breaking.
+ * - A field's presence marking newly stated or withdrawn where whether it must be carried does not
+ *   change (not shown ↔ may be absent; documented ↔ required) is knowledge: the suite already
+ *   treated it so.
  * - Values that occur, or members of a partly shown set, newly shown are knowledge; on a request
  *   field also server-breaking, since the suite sends the shown values as valid. Shown values
  *   withdrawn are knowledge; on a request field also client-breaking (a client may send one).
@@ -119,6 +122,13 @@ export const fieldClasses = {
   'now-required': { request: ['client-breaking', 'server-breaking'], response: ['server-breaking'] },
   /** Request: the suite still sends every field (ASM-NOT-SHOWN-FIELDS-SENT), so nothing to act on. */
   'no-longer-required': { request: ['compatible'], response: ['client-breaking'] },
+  /**
+   * Neither side must act: `not-shown` → `may-be-absent` (the document now states what it left
+   * open), `documented` → `required` (the letter now states what the suite already asserted,
+   * ASM-DOCUMENTED-FIELDS-PRESENT), and back.
+   */
+  'presence-stated': { request: ['knowledge'], response: ['knowledge'] },
+  'presence-unstated': { request: ['knowledge'], response: ['knowledge'] },
   'value-set-closed': { request: ['client-breaking', 'server-breaking'], response: ['client-breaking', 'server-breaking'] },
   'value-set-opened': { request: ['server-breaking'], response: ['client-breaking'] },
   'values-added': { request: ['knowledge', 'server-breaking'], response: ['knowledge'] },

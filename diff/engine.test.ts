@@ -397,6 +397,24 @@ describe('diffContracts', () => {
     expect([change!.kind, change!.classes]).toEqual(['value-set-grown', [SERVER, 'knowledge']]);
   });
 
+  it.each([
+    // The document now states what it left open: knowledge, not a requirement dropped.
+    ['a request field now stated optional', requestPlaces, 'not-shown', 'may-be-absent', 'presence-stated', ['knowledge']],
+    ['a response field no longer stated optional', responsePlaces, 'may-be-absent', 'not-shown', 'presence-unstated', ['knowledge']],
+    // The letter now states what the suite already asserted (ASM-DOCUMENTED-FIELDS-PRESENT): no side fails anew.
+    ['a documented response field now stated required', responsePlaces, 'documented', 'required', 'presence-stated', ['knowledge']],
+    // "a field may now be absent" on a response reaches old clients.
+    ['a documented response field now may be absent', responsePlaces, 'documented', 'may-be-absent', 'no-longer-required', [CLIENT]],
+  ] as const)('%s', (_, places, from, to, kind, classes) => {
+    const place = places.find((p) => fieldAt(draft(), p).presence === from)!;
+    expect(place, `no ${from} field`).toBeDefined();
+    const [start, end] = [draft(), draft()];
+    fieldAt(start, place).presence = from;
+    fieldAt(end, place).presence = to;
+    const changes = diffContracts(snapshot(start), snapshot(end));
+    expect(changes.map((c) => [c.kind, c.classes])).toEqual([[kind, classes]]);
+  });
+
   it('tells a confirmed assumption from a contradicted one by the fields that rested on it', () => {
     const resting = api.endpoints.flatMap((e) => (e.body ?? []).filter((f) => f.assumption).map((f) => ({ e, f })));
     const { e, f } = resting[0]!;

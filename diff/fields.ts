@@ -67,13 +67,26 @@ export function diffFields(before: readonly ContractField[], after: readonly Con
   return changes;
 }
 
+/** Presences the document's letter states (a marking), as opposed to leaves open (`not-shown`) or we read (`documented`). */
+const isStated = (f: Pick<ContractField, 'presence'>): boolean => f.presence === 'required' || f.presence === 'may-be-absent';
+
+/** A presence transition by what it is: a field that must now (or no longer) be carried, or a marking the document now states (or no longer). */
+function presenceChange(before: ContractField, after: ContractField): [FieldKind, string] {
+  if (mustCarry(after) && !mustCarry(before)) return ['now-required', 'now required'];
+  if (mustCarry(before) && !mustCarry(after)) {
+    const summary = before.presence === 'required' ? 'no longer required' : after.presence === 'may-be-absent' ? 'may now be absent' : 'no longer stated present';
+    return ['no-longer-required', summary];
+  }
+  return isStated(after) ? ['presence-stated', `the document now states it ${after.presence}`] : ['presence-unstated', `the document no longer states it ${before.presence}`];
+}
+
 const MARKS = ['secret', 'refersTo', 'freeText'] as const;
 
 function diffField(before: ContractField, after: ContractField, site: FieldSite, path: string): Change[] {
   const changes: Change[] = [];
   if (before.presence !== after.presence) {
-    const kind = mustCarry(after) && !mustCarry(before) ? 'now-required' : 'no-longer-required';
-    changes.push(change(kind, site, path, before.presence, after.presence, `${kind === 'now-required' ? 'now' : 'no longer'} required`));
+    const [kind, summary] = presenceChange(before, after);
+    changes.push(change(kind, site, path, before.presence, after.presence, summary));
   }
   const marks = MARKS.filter((m) => before[m] !== after[m]);
   if (marks.length) {
