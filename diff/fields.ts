@@ -5,7 +5,7 @@
 import type { ContractField, ContractType } from '../spec/contract.ts';
 import { CHANGE_CLASSES, same, type Change, type ChangeClass } from './change.ts';
 import { fieldClasses, fixedClasses, type Direction, type FieldKind } from './classes.ts';
-import { describeLimits, describeType } from './describe.ts';
+import { codeSpan, describeLimits, describeType } from './describe.ts';
 
 /** Where fields sit: how to name one, which ways its values travel, what it touches. */
 export interface FieldSite {
@@ -52,7 +52,7 @@ export function diffFields(before: readonly ContractField[], after: readonly Con
   if (removed.length === 1 && added.length === 1 && gone && come && same(gone.type, come.type) && gone.presence === come.presence) {
     const kind = gone.type.kind === 'object' ? 'container-moved' : 'field-renamed';
     const what = kind === 'container-moved' ? 'container' : 'field';
-    changes.push(change(kind, site, join(prefix, gone.name), join(prefix, gone.name), join(prefix, come.name), `${what} renamed \`${come.name}\``));
+    changes.push(change(kind, site, join(prefix, gone.name), join(prefix, gone.name), join(prefix, come.name), `${what} renamed ${codeSpan(come.name)}`));
   } else {
     for (const f of removed) changes.push(change('field-removed', site, join(prefix, f.name), describeType(f.type), null, 'field removed'));
     for (const f of added) {
@@ -158,7 +158,7 @@ interface Values {
 const valuesOf = (type: StringType): Values =>
   type.enum ? { closed: true, values: type.enum.shown, size: type.enum.size } : { closed: false, values: type.open?.occurs ?? [] };
 
-const codes = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
+const codes = (values: readonly string[]) => values.map(codeSpan).join(', ');
 
 const describeValues = (v: Values): string =>
   v.closed ? `one of ${v.size} (shown: ${v.values.join(', ')})` : v.values.length ? `any string; values that occur: ${v.values.join(', ')}` : 'any string';
