@@ -134,6 +134,17 @@ describe('diff between files', () => {
     expect(xml).toContain('A &lt;new&gt; &amp; &quot;quoted&quot; rule');
   });
 
+  it('junit with --fail-on: only changes of that class are failed testcases', async () => {
+    const json = JSON.parse((await diff(['--from', 'before.json', '--to', 'many.json', '--format', 'json'])).stdout) as { changes: { classes: string[] }[] };
+    const client = json.changes.filter((c) => c.classes.includes('client-breaking')).length;
+    const serverOnly = json.changes.filter((c) => c.classes.includes('server-breaking') && !c.classes.includes('client-breaking')).length;
+    expect(serverOnly).toBeGreaterThan(0);
+    const xml = (await diff(['--from', 'before.json', '--to', 'many.json', '--format', 'junit', '--fail-on', 'client-breaking'])).stdout;
+    expect(wellFormed(xml)).toEqual([]);
+    expect(xml.match(/<failure /g)).toHaveLength(client);
+    expect(xml).toMatch(new RegExp(`<testsuites [^>]*failures="${client}"`));
+  });
+
   it('junit without a breaking change: one passing testcase, so CI sees a result', async () => {
     const xml = (await diff(['--from', 'before.json', '--to', 'compatible.json', '--format', 'junit'])).stdout;
     expect(wellFormed(xml)).toEqual([]);

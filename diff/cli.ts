@@ -31,7 +31,7 @@ export interface DiffIo {
 type Format = (typeof DIFF_FORMATS)[number];
 type FailOn = (typeof FAIL_ON)[number];
 
-const renderers: Record<Format, (report: DiffReport) => string> = {
+const renderers: Record<Format, (report: DiffReport, failing: readonly ChangeClass[]) => string> = {
   markdown: renderMarkdown,
   json: (report) => `${JSON.stringify(report, null, 2)}\n`,
   junit: renderJunit,
@@ -79,7 +79,7 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
     { source: to.source, specVersion: to.snapshot.specVersion },
     diffContracts(from.snapshot, to.snapshot),
   );
-  const text = renderers[format](report);
+  const text = renderers[format](report, failOn ? failingClasses(failOn) : BREAKING);
   if (flags.output === undefined) stdout.write(text);
   else {
     try {
