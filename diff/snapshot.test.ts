@@ -46,6 +46,12 @@ describe('parseSnapshot', () => {
     expect(() => parseSnapshot(deep)).toThrow(/nested deeper than/);
   });
 
+  it('refuses an older snapshot format naming the one it found and the one it reads', () => {
+    expect(() => parseSnapshot(edited((s) => (s.format = 'hosted-site-contract/contract@1')))).toThrow(
+      /^format: found "hosted-site-contract\/contract@1"; this version reads "hosted-site-contract\/contract@2" only \(compare from a ref or file that holds that format\)$/,
+    );
+  });
+
   it('refuses text past the size cap before parsing it', () => {
     expect(() => parseSnapshot(' '.repeat(MAX_SNAPSHOT_BYTES + 1))).toThrow(/larger than 32 MB/);
   });

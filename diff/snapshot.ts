@@ -165,6 +165,10 @@ export function parseSnapshot(text: string): ContractSnapshot {
   }
   if (depthExceeds(value, MAX_SNAPSHOT_DEPTH)) throw new SnapshotError(`nested deeper than ${MAX_SNAPSHOT_DEPTH} levels`);
   const s = object(value, 'the snapshot');
+  if (typeof s.format === 'string' && s.format.startsWith('hosted-site-contract/contract@')) {
+    const why = `found ${JSON.stringify(s.format)}; this version reads ${JSON.stringify(CONTRACT_FORMAT)} only (compare from a ref or file that holds that format)`;
+    expect(s.format === CONTRACT_FORMAT, 'format', why);
+  }
   expect(s.format === CONTRACT_FORMAT, 'format', `must be ${JSON.stringify(CONTRACT_FORMAT)} (is this a generated/contract.json?)`);
   snapshotShape(s, '');
   return value as ContractSnapshot;
