@@ -13,8 +13,9 @@
  * - **knowledge**: what the document now states that it did not — an unknown resolved, an
  *   assumption confirmed or contradicted, a conflict resolved or introduced.
  *
- * Every case the issue lists is in the table as listed. Where it is silent we applied its two
- * definitions ("may fail") by the direction a value travels, and say so here:
+ * Every case the issue lists is in the table as listed (a limit tightened is client-breaking in
+ * both directions). Where it is silent we applied its two definitions ("may fail") by the
+ * direction a value travels, and say so here:
  *
  * - A value a **server** produces (response) that the contract **narrows** (a type, format or
  *   value set replaced, a field now required) fails old servers: server-breaking too. One it
@@ -23,6 +24,10 @@
  *   the suite's probes now expect the narrower refusal (LIMIT-*, INPUT-400, a required field's
  *   400): server-breaking too. One it **widens** (a limit loosened, a field removed) the suite now
  *   sends as valid (INPUT-ACCEPT; ASM-NOT-SHOWN-FIELDS-SENT sends every field): server-breaking.
+ * - A closed set that grows (its size, no value withdrawn) widens: on a request server-breaking
+ *   only, since no old client can fail; on a response client-breaking. One that shrinks narrows:
+ *   on a request client- and server-breaking, on a response server-breaking. A set whose values
+ *   are replaced is both, both ways.
  * - So a type change, a renamed field and a moved container are both client- and server-breaking;
  *   a changed success or operation-id kind too (ACK-202 and OPID-KIND judge them).
  * - A new request field, even unmarked, is server-breaking: the suite sends it and, where the
@@ -32,6 +37,9 @@
  *   brings INPUT-400) the engine adds server-breaking and names the rule.
  * - A removed rule is client-breaking (a guarantee clients could rely on is withdrawn); a rule's
  *   scope grown is server-breaking, shrunk client-breaking.
+ * - A field's presence marking newly stated or withdrawn where whether it must be carried does not
+ *   change (not shown ↔ may be absent; documented ↔ required) is knowledge: the suite already
+ *   treated it so.
  * - Values that occur, or members of a partly shown set, newly shown are knowledge; on a request
  *   field also server-breaking, since the suite sends the shown values as valid. Shown values
  *   withdrawn are knowledge; on a request field also client-breaking (a client may send one).
@@ -107,16 +115,28 @@ export const fieldClasses = {
   'format-changed': { request: ['client-breaking', 'server-breaking'], response: ['client-breaking', 'server-breaking'] },
   /** A format dropped: still "a format changed" for clients; a request wider for servers. */
   'format-dropped': { request: ['client-breaking', 'server-breaking'], response: ['client-breaking'] },
-  'limit-tightened': { request: ['client-breaking', 'server-breaking'], response: ['server-breaking'] },
+  /** "a limit tightened" is client-breaking as the issue lists it; on a response a server sending the old lengths fails too. */
+  'limit-tightened': { request: ['client-breaking', 'server-breaking'], response: ['client-breaking', 'server-breaking'] },
   'limit-loosened': { request: ['server-breaking'], response: ['client-breaking'] },
   'limit-changed': { request: ['client-breaking', 'server-breaking'], response: ['client-breaking', 'server-breaking'] },
   'now-required': { request: ['client-breaking', 'server-breaking'], response: ['server-breaking'] },
   /** Request: the suite still sends every field (ASM-NOT-SHOWN-FIELDS-SENT), so nothing to act on. */
   'no-longer-required': { request: ['compatible'], response: ['client-breaking'] },
+  /**
+   * Neither side must act: `not-shown` → `may-be-absent` (the document now states what it left
+   * open), `documented` → `required` (the letter now states what the suite already asserted,
+   * ASM-DOCUMENTED-FIELDS-PRESENT), and back.
+   */
+  'presence-stated': { request: ['knowledge'], response: ['knowledge'] },
+  'presence-unstated': { request: ['knowledge'], response: ['knowledge'] },
   'value-set-closed': { request: ['client-breaking', 'server-breaking'], response: ['client-breaking', 'server-breaking'] },
   'value-set-opened': { request: ['server-breaking'], response: ['client-breaking'] },
   'values-added': { request: ['knowledge', 'server-breaking'], response: ['knowledge'] },
   'values-removed': { request: ['knowledge', 'client-breaking'], response: ['knowledge'] },
+  /** A closed set's size grown with no value withdrawn: wider. */
+  'value-set-grown': { request: ['server-breaking'], response: ['client-breaking'] },
+  /** A closed set's size shrunk with no value added: narrower. */
+  'value-set-shrunk': { request: ['client-breaking', 'server-breaking'], response: ['server-breaking'] },
   'value-set-changed': { request: ['client-breaking', 'server-breaking'], response: ['client-breaking', 'server-breaking'] },
 } as const satisfies Record<string, Readonly<Record<Direction, readonly ChangeClass[]>>>;
 

@@ -4,7 +4,7 @@
  * errors with exit 2 for what it cannot use.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -53,6 +53,11 @@ beforeAll(() => {
   );
   writeFileSync(file('not-json.json'), '{ "format": ');
   writeFileSync(file('other.json'), '{"openapi": "3.1.0"}');
+  const scopeNull = JSON.parse(readFileSync(file('before.json'), 'utf8'));
+  scopeNull.rules[0].scope = null;
+  writeFileSync(file('scope-null.json'), JSON.stringify(scopeNull));
+  writeFileSync(file('huge.json'), '');
+  truncateSync(file('huge.json'), 40 * 1024 * 1024); // sparse: no 40 MB written
   writeFileSync(file('broken.json'), JSON.stringify({ ...JSON.parse(readFileSync(file('before.json'), 'utf8')), endpoints: [{ operation: 'GET /x' }] }));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -129,6 +134,17 @@ describe('diff between files', () => {
     expect(xml).toContain('A &lt;new&gt; &amp; &quot;quoted&quot; rule');
   });
 
+  it('junit with --fail-on: only changes of that class are failed testcases', async () => {
+    const json = JSON.parse((await diff(['--from', 'before.json', '--to', 'many.json', '--format', 'json'])).stdout) as { changes: { classes: string[] }[] };
+    const client = json.changes.filter((c) => c.classes.includes('client-breaking')).length;
+    const serverOnly = json.changes.filter((c) => c.classes.includes('server-breaking') && !c.classes.includes('client-breaking')).length;
+    expect(serverOnly).toBeGreaterThan(0);
+    const xml = (await diff(['--from', 'before.json', '--to', 'many.json', '--format', 'junit', '--fail-on', 'client-breaking'])).stdout;
+    expect(wellFormed(xml)).toEqual([]);
+    expect(xml.match(/<failure /g)).toHaveLength(client);
+    expect(xml).toMatch(new RegExp(`<testsuites [^>]*failures="${client}"`));
+  });
+
   it('junit without a breaking change: one passing testcase, so CI sees a result', async () => {
     const xml = (await diff(['--from', 'before.json', '--to', 'compatible.json', '--format', 'junit'])).stdout;
     expect(wellFormed(xml)).toEqual([]);
@@ -157,6 +173,8 @@ describe('diff between files', () => {
     ['an unknown --fail-on', ['--from', 'before.json', '--fail-on', 'all'], UsageError, /--fail-on must be one of/],
     ['a file that is not JSON', ['--from', 'not-json.json'], SetupError, /not-json\.json is not a valid contract snapshot: not JSON/],
     ['JSON that is no snapshot', ['--from', 'other.json'], SetupError, /other\.json is not a valid contract snapshot: format: must be/],
+    ['a rule scope null', ['--from', 'scope-null.json'], SetupError, /scope-null\.json is not a valid contract snapshot: rules\[0\]\.scope: must be one of/],
+    ['a file past the size cap', ['--from', 'huge.json'], SetupError, /^huge\.json is not a valid contract snapshot: larger than 32 MB$/],
     ['a snapshot missing parts', ['--from', 'broken.json'], SetupError, /broken\.json is not a valid contract snapshot: endpoints\[0\]\.name: must be a string/],
   ] as const)('refuses %s', async (_, args, kind, message) => {
     const failure = await diff([...args, '--to', 'before.json']).catch((error: unknown) => error);

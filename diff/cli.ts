@@ -31,7 +31,7 @@ export interface DiffIo {
 type Format = (typeof DIFF_FORMATS)[number];
 type FailOn = (typeof FAIL_ON)[number];
 
-const renderers: Record<Format, (report: DiffReport) => string> = {
+const renderers: Record<Format, (report: DiffReport, failing: readonly ChangeClass[]) => string> = {
   markdown: renderMarkdown,
   json: (report) => `${JSON.stringify(report, null, 2)}\n`,
   junit: renderJunit,
@@ -46,6 +46,16 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
 const failingClasses = (failOn: FailOn): readonly ChangeClass[] => (failOn === 'any' ? BREAKING : [failOn]);
 
 export async function runDiff(args: readonly string[], io: DiffIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  try {
+    return await diff(args, io);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof SetupError) throw error;
+    // Exit 1 is the verdict "a change of the --fail-on class": a bug of ours must never read as one.
+    throw new SetupError(`internal error: ${error instanceof Error ? error.message : String(error)} (a bug of hosted-site-contract, not a verdict)`);
+  }
+}
+
+async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   const sanitizer = io.sanitizer ?? new Sanitizer();
   const stdout = sanitizer.writer(io.stdout);
   const stderr = sanitizer.writer(io.stderr);
@@ -69,7 +79,7 @@ export async function runDiff(args: readonly string[], io: DiffIo = { stdout: pr
     { source: to.source, specVersion: to.snapshot.specVersion },
     diffContracts(from.snapshot, to.snapshot),
   );
-  const text = renderers[format](report);
+  const text = renderers[format](report, failOn ? failingClasses(failOn) : BREAKING);
   if (flags.output === undefined) stdout.write(text);
   else {
     try {

@@ -43,3 +43,14 @@ export function describeSuccess(success: ContractSuccess): string {
 export const describeStatuses = (statuses: readonly number[]): string => (statuses.length ? statuses.join(', ') : 'none');
 
 export const describeList = (values: readonly string[]): string => (values.length ? values.join(', ') : 'none');
+
+/**
+ * `text` as a Markdown code span (summaries are read as Markdown): fenced by one backtick more
+ * than its longest run, padded where it starts or ends with one (CommonMark, "Code spans").
+ */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

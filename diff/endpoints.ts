@@ -5,7 +5,7 @@
 import type { ContractEndpoint } from '../spec/contract.ts';
 import { same, type Change } from './change.ts';
 import { fixedClasses, type Direction, type FixedKind } from './classes.ts';
-import { describeStatuses, describeSuccess } from './describe.ts';
+import { codeSpan, describeStatuses, describeSuccess } from './describe.ts';
 import { diffFields, diffType, type FieldSite } from './fields.ts';
 
 const sectionsOf = (before: ContractEndpoint | undefined, after: ContractEndpoint | undefined): Change['sections'] => ({
@@ -60,7 +60,7 @@ function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint): Change
     changes.push(one('success-changed', describeSuccess(was), describeSuccess(now), `success changed from ${was.kind} to ${now.kind}`));
   } else {
     if (was.kind === 'acknowledged' && now.kind === 'acknowledged' && was.operationKind !== now.operationKind) {
-      changes.push(one('operation-kind-changed', was.operationKind, now.operationKind, `operation-id kind changed from \`${was.operationKind}\` to \`${now.operationKind}\``));
+      changes.push(one('operation-kind-changed', was.operationKind, now.operationKind, `operation-id kind changed from ${codeSpan(was.operationKind)} to ${codeSpan(now.operationKind)}`));
     }
     changes.push(...diffType(was.body, now.body, site(before, after, 'response', 'response'), ''));
   }

@@ -189,6 +189,31 @@ const editArbs: Record<string, fc.Arbitrary<Edit>> = {
     inverse: [SERVER],
     subject: place.subject,
   })),
+  // "a limit tightened" (client, unconditionally); a response: a server sending longer values now fails (server).
+  // Loosened: a client may meet longer values (client).
+  'tighten a response limit': fc.tuple(fc.constantFrom(...responsePlaces.filter((p) => typeOf(p).kind === 'string')), fc.integer({ min: 1, max: 4000 })).map(([place, by]) => ({
+    what: `tighten ${place.subject} by ${by}`,
+    apply: (m: Model) => {
+      const t = fieldAt(m, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
+      t.maxLength = (t.maxLength ?? 10_000) - by;
+    },
+    forward: [CLIENT, SERVER],
+    inverse: [CLIENT],
+    subject: place.subject,
+  })),
+  // A closed request set grown, no new value shown: wider for clients (no old client fails); the suite may
+  // send what the old set refused (server). Shrunk: a client may send a value now refused (client), and the
+  // suite expects the refusal (server).
+  'grow a closed request set': fc.constantFrom(...requestPlaces.filter((p) => { const t = typeOf(p); return t.kind === 'string' && t.enum !== undefined; })).map((place) => ({
+    what: `grow ${place.subject}`,
+    apply: (m: Model) => {
+      const t = fieldAt(m, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
+      t.enum!.size += 1;
+    },
+    forward: [SERVER],
+    inverse: [CLIENT, SERVER],
+    subject: place.subject,
+  })),
   // Added: an addition no side must act on (compatible; no rule's scope turns on 401, 404 or 500).
   // Removed: "a listed error status removed" (server).
   'add an error status': fc
@@ -335,6 +360,59 @@ describe('diffContracts', () => {
     expect(change!.kind).toBe('error-status-added');
     expect(change!.classes).toEqual([SERVER]);
     expect(change!.summary).toContain('INPUT-400');
+  });
+
+  it('marks only the change that brought the rule, not the other changes of the endpoint (a deprecation stays deprecated)', () => {
+    const e = api.endpoints.find((x) => x.body && !x.errors.includes(400) && !x.deprecated)!;
+    const by = api.endpoints.find((x) => x !== e)!;
+    const model = draft();
+    const target = model.endpoints.find((x) => x.name === e.name)!;
+    target.errors = [400, ...target.errors];
+    target.deprecated = { cite: { section: 'Versioning' }, replacement: `${by.method} ${by.path}` as `GET /${string}` };
+    const changes = diffContracts(original, snapshot(model));
+    expect(changes.map((c) => [c.kind, c.classes])).toEqual([
+      ['error-status-added', [SERVER]],
+      ['endpoint-deprecated', ['deprecated']],
+    ]);
+    expect(changes[1]!.summary).not.toContain('INPUT-400');
+  });
+
+  it('reports a moved endpoint a conflict names once, as moved: the conflict follows it', () => {
+    const conflict = api.conflicts[0]!;
+    const model = draft();
+    const target = model.endpoints.find((x) => x.name === conflict.endpoints[0])!;
+    target.path = `${target.path}/moved`;
+    const changes = diffContracts(original, snapshot(model));
+    expect(changes.map((c) => c.kind)).toEqual(['endpoint-moved']);
+  });
+
+  it('a closed request set grown with a new value shown: server-breaking and knowledge', () => {
+    const place = requestPlaces.find((p) => { const t = typeOf(p); return t.kind === 'string' && t.enum !== undefined; })!;
+    const model = draft();
+    const t = fieldAt(model, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
+    t.enum!.size += 1;
+    t.enum!.shown.push('a_new_value');
+    const [change, ...rest] = diffContracts(original, snapshot(model));
+    expect(rest).toEqual([]);
+    expect([change!.kind, change!.classes]).toEqual(['value-set-grown', [SERVER, 'knowledge']]);
+  });
+
+  it.each([
+    // The document now states what it left open: knowledge, not a requirement dropped.
+    ['a request field now stated optional', requestPlaces, 'not-shown', 'may-be-absent', 'presence-stated', ['knowledge']],
+    ['a response field no longer stated optional', responsePlaces, 'may-be-absent', 'not-shown', 'presence-unstated', ['knowledge']],
+    // The letter now states what the suite already asserted (ASM-DOCUMENTED-FIELDS-PRESENT): no side fails anew.
+    ['a documented response field now stated required', responsePlaces, 'documented', 'required', 'presence-stated', ['knowledge']],
+    // "a field may now be absent" on a response reaches old clients.
+    ['a documented response field now may be absent', responsePlaces, 'documented', 'may-be-absent', 'no-longer-required', [CLIENT]],
+  ] as const)('%s', (_, places, from, to, kind, classes) => {
+    const place = places.find((p) => fieldAt(draft(), p).presence === from)!;
+    expect(place, `no ${from} field`).toBeDefined();
+    const [start, end] = [draft(), draft()];
+    fieldAt(start, place).presence = from;
+    fieldAt(end, place).presence = to;
+    const changes = diffContracts(snapshot(start), snapshot(end));
+    expect(changes.map((c) => [c.kind, c.classes])).toEqual([[kind, classes]]);
   });
 
   it('tells a confirmed assumption from a contradicted one by the fields that rested on it', () => {

@@ -30,9 +30,25 @@ export function diffContracts(before: ContractSnapshot, after: ContractSnapshot)
 const isWording = (kind: string) => kind.endsWith('-cite-changed') || kind.endsWith('-text-changed') || kind === 'tag-changed';
 
 /**
+ * Kinds that change what a rule's scope reads of an endpoint (spec/queries.ts `inScope`: its
+ * listed statuses, effect, success kind, path ids, request body or query, response body).
+ */
+const SCOPE_INPUTS: ReadonlySet<string> = new Set([
+  'error-status-added',
+  'error-status-removed',
+  'effect-changed',
+  'success-changed',
+  'endpoint-moved',
+  'field-added',
+  'optional-field-added',
+  'field-removed',
+]);
+
+/**
  * A rule whose scope reads as before may judge an endpoint it did not (a 400 now listed brings
  * INPUT-400; an endpoint now read brings READ-404): a server may now fail it. The endpoint's own
- * changes that brought it in become server-breaking and name the rule.
+ * changes that brought it in (those of a kind the scope reads) become server-breaking and name
+ * the rule; its other changes keep their classes.
  */
 function withNewlyJudged(changes: Change[], before: ContractSnapshot, after: ContractSnapshot, common: ReadonlySet<string>): Change[] {
   const beforeRules = new Map(before.rules.map((r) => [r.id, r]));
@@ -43,10 +59,17 @@ function withNewlyJudged(changes: Change[], before: ContractSnapshot, after: Con
     for (const op of r.operations) if (common.has(op) && !was.operations.includes(op)) judged.set(op, [...(judged.get(op) ?? []), r.id]);
   }
   if (judged.size === 0) return changes;
+  const ownOp = (c: Change) => (c.operations.length === 1 && c.subject.startsWith(c.operations[0]!) ? c.operations[0] : undefined);
+  const bringers = new Set<Change>();
+  for (const op of judged.keys()) {
+    const own = changes.filter((c) => ownOp(c) === op && !isWording(c.kind));
+    const scoped = own.filter((c) => SCOPE_INPUTS.has(c.kind));
+    // Never lose the judgement: where no change is of a kind the scope reads, the first one carries it.
+    for (const c of scoped.length ? scoped : own.slice(0, 1)) bringers.add(c);
+  }
   return changes.map((c) => {
-    const op = c.operations.length === 1 ? c.operations[0]! : undefined;
-    const rules = op && c.subject.startsWith(op) && !isWording(c.kind) ? judged.get(op) : undefined;
-    if (!rules) return c;
+    if (!bringers.has(c)) return c;
+    const rules = judged.get(ownOp(c)!)!;
     const found = new Set<ChangeClass>([...c.classes.filter((k) => k !== 'compatible'), 'server-breaking']);
     return { ...c, classes: CHANGE_CLASSES.filter((k) => found.has(k)), summary: `${c.summary}; ${rules.join(', ')} now judge${rules.length === 1 ? 's' : ''} it` };
   });

@@ -5,7 +5,7 @@
 import type { ContractField, ContractType } from '../spec/contract.ts';
 import { CHANGE_CLASSES, same, type Change, type ChangeClass } from './change.ts';
 import { fieldClasses, fixedClasses, type Direction, type FieldKind } from './classes.ts';
-import { describeLimits, describeType } from './describe.ts';
+import { codeSpan, describeLimits, describeType } from './describe.ts';
 
 /** Where fields sit: how to name one, which ways its values travel, what it touches. */
 export interface FieldSite {
@@ -52,7 +52,7 @@ export function diffFields(before: readonly ContractField[], after: readonly Con
   if (removed.length === 1 && added.length === 1 && gone && come && same(gone.type, come.type) && gone.presence === come.presence) {
     const kind = gone.type.kind === 'object' ? 'container-moved' : 'field-renamed';
     const what = kind === 'container-moved' ? 'container' : 'field';
-    changes.push(change(kind, site, join(prefix, gone.name), join(prefix, gone.name), join(prefix, come.name), `${what} renamed \`${come.name}\``));
+    changes.push(change(kind, site, join(prefix, gone.name), join(prefix, gone.name), join(prefix, come.name), `${what} renamed ${codeSpan(come.name)}`));
   } else {
     for (const f of removed) changes.push(change('field-removed', site, join(prefix, f.name), describeType(f.type), null, 'field removed'));
     for (const f of added) {
@@ -67,13 +67,26 @@ export function diffFields(before: readonly ContractField[], after: readonly Con
   return changes;
 }
 
+/** Presences the document's letter states (a marking), as opposed to leaves open (`not-shown`) or we read (`documented`). */
+const isStated = (f: Pick<ContractField, 'presence'>): boolean => f.presence === 'required' || f.presence === 'may-be-absent';
+
+/** A presence transition by what it is: a field that must now (or no longer) be carried, or a marking the document now states (or no longer). */
+function presenceChange(before: ContractField, after: ContractField): [FieldKind, string] {
+  if (mustCarry(after) && !mustCarry(before)) return ['now-required', 'now required'];
+  if (mustCarry(before) && !mustCarry(after)) {
+    const summary = before.presence === 'required' ? 'no longer required' : after.presence === 'may-be-absent' ? 'may now be absent' : 'no longer stated present';
+    return ['no-longer-required', summary];
+  }
+  return isStated(after) ? ['presence-stated', `the document now states it ${after.presence}`] : ['presence-unstated', `the document no longer states it ${before.presence}`];
+}
+
 const MARKS = ['secret', 'refersTo', 'freeText'] as const;
 
 function diffField(before: ContractField, after: ContractField, site: FieldSite, path: string): Change[] {
   const changes: Change[] = [];
   if (before.presence !== after.presence) {
-    const kind = mustCarry(after) && !mustCarry(before) ? 'now-required' : 'no-longer-required';
-    changes.push(change(kind, site, path, before.presence, after.presence, `${kind === 'now-required' ? 'now' : 'no longer'} required`));
+    const [kind, summary] = presenceChange(before, after);
+    changes.push(change(kind, site, path, before.presence, after.presence, summary));
   }
   const marks = MARKS.filter((m) => before[m] !== after[m]);
   if (marks.length) {
@@ -145,7 +158,7 @@ interface Values {
 const valuesOf = (type: StringType): Values =>
   type.enum ? { closed: true, values: type.enum.shown, size: type.enum.size } : { closed: false, values: type.open?.occurs ?? [] };
 
-const codes = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
+const codes = (values: readonly string[]) => values.map(codeSpan).join(', ');
 
 const describeValues = (v: Values): string =>
   v.closed ? `one of ${v.size} (shown: ${v.values.join(', ')})` : v.values.length ? `any string; values that occur: ${v.values.join(', ')}` : 'any string';
@@ -159,7 +172,13 @@ function valueSetChanges(before: StringType, after: StringType, site: FieldSite,
   if (was.closed !== now.closed) {
     kind = now.closed ? 'value-set-closed' : 'value-set-opened';
     summary = `value set ${now.closed ? 'closed' : 'opened'}`;
-  } else if (was.size !== now.size || (added.length && removed.length)) {
+  } else if (added.length && removed.length) {
+    kind = 'value-set-changed';
+    summary = 'value set changed';
+  } else if (was.size !== now.size && !(now.size! > was.size! ? removed.length : added.length)) {
+    kind = now.size! > was.size! ? 'value-set-grown' : 'value-set-shrunk';
+    summary = `value set ${now.size! > was.size! ? 'grown' : 'shrunk'} from ${was.size} to ${now.size}${added.length ? ` (${codes(added)} now shown)` : ''}${removed.length ? ` (${codes(removed)} no longer shown)` : ''}`;
+  } else if (was.size !== now.size) {
     kind = 'value-set-changed';
     summary = 'value set changed';
   } else if (added.length) {
@@ -170,5 +189,11 @@ function valueSetChanges(before: StringType, after: StringType, site: FieldSite,
     kind = 'values-removed';
     summary = `${removed.length} value${removed.length === 1 ? '' : 's'} no longer shown (${codes(removed)})`;
   }
-  return kind ? [change(kind, site, path, describeValues(was), describeValues(now), summary)] : [];
+  if (!kind) return [];
+  const found = change(kind, site, path, describeValues(was), describeValues(now), summary);
+  // Values newly shown, or withdrawn, as the set grows or shrinks: also what the document now states.
+  if ((kind === 'value-set-grown' || kind === 'value-set-shrunk') && (added.length || removed.length)) {
+    return [{ ...found, classes: CHANGE_CLASSES.filter((c) => c === 'knowledge' || found.classes.includes(c)) }];
+  }
+  return [found];
 }

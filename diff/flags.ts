@@ -9,7 +9,9 @@ export const diffFlags: readonly string[] = [
   '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree, else of the installed package)',
   '                   an argument naming an existing file is that file; anything else is a ref',
   '--format NAME      markdown (default: a summary line and a table per class, for a pull-request comment),',
-  '                   json (stable; schema: generated/contract-diff.schema.json) or junit (a testcase per breaking change)',
+  '                   json (stable; schema: contract-diff.schema.json, in generated/ of the repository,',
+  '                   hosted-site-contract/contract-diff.schema.json of the installed package) or junit (a testcase',
+  '                   per breaking change; failed are those of the --fail-on class, without --fail-on every breaking one)',
   '--output FILE      write the report there instead of stdout',
   '--fail-on CLASS    exit 1 when there is a client-breaking or server-breaking change; any: either of them',
   '',
@@ -17,5 +19,5 @@ export const diffFlags: readonly string[] = [
   'fail the suite), deprecated, knowledge (what the document now states that it did not), compatible',
   '',
   'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',
-  'or a snapshot that cannot be read or is not valid',
+  'a snapshot that cannot be read or is not valid, or an internal error (a bug, never a verdict)',
 ];

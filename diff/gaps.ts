@@ -109,12 +109,16 @@ export function diffConflicts(before: ContractSnapshot, after: ContractSnapshot)
     const how = byLetter.length ? `; ${c.extraStatus} is no longer accepted on ${byLetter.join(', ')} (the letter won)` : '';
     changes.push(entry('conflict-resolved', c.id, c.operations, `${c.letter.says} / ${c.reading.says}`, null, sections(c), `resolved${how}`, byLetter.length ? ['server-breaking'] : []));
   }
+  // The endpoints a conflict covers, by model name: one that moved (renamed) is still covered, not a change.
+  const namesBefore = new Map(before.endpoints.map((e) => [e.operation, e.name]));
+  const namesAfter = new Map(after.endpoints.map((e) => [e.operation, e.name]));
+  const covered = (c: (typeof before.conflicts)[number], names: ReadonlyMap<string, string>) => c.operations.map((o) => names.get(o) ?? o);
   for (const [a, b] of both) {
-    const { mockWhy: _a, letter: la, reading: ra, ...restA } = a;
-    const { mockWhy: _b, letter: lb, reading: rb, ...restB } = b;
-    if (!same(restA, restB) || la.says !== lb.says || ra.says !== rb.says) {
+    const { mockWhy: _a, letter: la, reading: ra, operations: _oa, ...restA } = a;
+    const { mockWhy: _b, letter: lb, reading: rb, operations: _ob, ...restB } = b;
+    if (!same(restA, restB) || !same(covered(a, namesBefore), covered(b, namesAfter)) || la.says !== lb.says || ra.says !== rb.says) {
       changes.push(entry('conflict-changed', a.id, [...new Set([...b.operations, ...a.operations])], `${la.says} / ${ra.says}`, `${lb.says} / ${rb.says}`, sections(a, b), 'changed'));
-    } else if (!same(a, b)) {
+    } else if (!same(a.mockWhy, b.mockWhy) || !same(la.cite, lb.cite) || !same(ra.cite, rb.cite)) {
       changes.push(entry('conflict-text-changed', a.id, b.operations, a.mockWhy, b.mockWhy, sections(a, b), "citation or the mock's reasons reworded"));
     }
   }

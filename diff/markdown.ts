@@ -5,6 +5,7 @@
  */
 import { CHANGE_CLASSES, type Change, type ChangeClass } from './change.ts';
 import { countsLine, sidesLine, type DiffReport } from './report.ts';
+import { codeSpan } from './describe.ts';
 
 const TITLES: Record<ChangeClass, string> = {
   'client-breaking': 'Client-breaking: existing client code may fail',
@@ -14,16 +15,33 @@ const TITLES: Record<ChangeClass, string> = {
   compatible: 'Compatible',
 };
 
-/** Text safe in a table cell: no pipes, no line breaks, no HTML. */
-const cell = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+/** Inside a table cell `|` ends the cell even in a code span (GFM): escaped everywhere; a line break would end the row. */
+const inCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+/**
+ * Text safe in a table cell, its code spans kept (summaries hold them): outside a span, no HTML
+ * and no backslash escape of ours undone; inside, the text as written (CommonMark shows a span's
+ * content literally, so an entity there would show as `&lt;`). A span is a run of n backticks up
+ * to the next run of exactly n; a run without its match is literal.
+ */
+function cell(text: string): string {
+  const plain = (t: string) => inCell(t.replace(/\\/g, '\\\\').replace(/</g, '&lt;'));
+  let out = '';
+  let at = 0;
+  for (const run of text.matchAll(/`+/g)) {
+    if (run.index < at) continue;
+    const n = run[0].length;
+    const close = [...text.slice(run.index + n).matchAll(/`+/g)].find((r) => r[0].length === n);
+    if (!close) continue;
+    const end = run.index + n + close.index;
+    out += plain(text.slice(at, run.index)) + inCell(text.slice(run.index, end + n));
+    at = end + n;
+  }
+  return out + plain(text.slice(at));
+}
 
 /** A code span that no backtick inside can end. */
-function code(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')}${pad}${fence}`;
-}
+const code = (text: string): string => inCell(codeSpan(text));
 
 const value = (text: string | null): string => (text === null ? '—' : code(text));
 

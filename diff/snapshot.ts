@@ -1,7 +1,9 @@
 /**
  * Reading a contract snapshot someone hands us: JSON of the `spec/contract.ts` format, checked
- * for the parts the diff reads, so a bad file is one line naming where it went wrong, never a
- * stack trace from deep in the engine.
+ * whole against that format's types (every part the engine reads, to the values it compares), so
+ * a bad file is one line naming where it went wrong, never a stack trace or a wrong verdict from
+ * deep in the engine. The size and the nesting depth are bounded first: the engine and the checks
+ * below recurse, and a snapshot is read whole.
  */
 import { CONTRACT_FORMAT, type ContractSnapshot } from '../spec/contract.ts';
 
@@ -9,7 +11,14 @@ export class SnapshotError extends Error {
   override readonly name = 'SnapshotError';
 }
 
+/** Today's snapshot is under 1 MB; anything past this is not one. */
+export const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+export const TOO_LARGE = `larger than ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MB`;
+/** Today's deepest value is under 15 levels. */
+export const MAX_SNAPSHOT_DEPTH = 64;
+
 type Json = Record<string, unknown>;
+type Check = (value: unknown, at: string) => void;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -17,8 +26,9 @@ function expect(ok: boolean, at: string, what: string): void {
   if (!ok) throw new SnapshotError(`${at}: ${what}`);
 }
 
-function list(value: unknown, at: string): unknown[] {
+function list(value: unknown, at: string, item?: Check): unknown[] {
   expect(Array.isArray(value), at, 'must be an array');
+  if (item) (value as unknown[]).forEach((v, i) => item(v, `${at}[${i}]`));
   return value as unknown[];
 }
 
@@ -27,101 +37,139 @@ function object(value: unknown, at: string): Json {
   return value as Json;
 }
 
-const string = (value: unknown, at: string): void => expect(typeof value === 'string', at, 'must be a string');
+const string: Check = (value, at) => expect(typeof value === 'string', at, 'must be a string');
+const number: Check = (value, at) => expect(typeof value === 'number' && Number.isFinite(value), at, 'must be a number');
+const strings: Check = (value, at) => void list(value, at, string);
+const oneOf =
+  (allowed: readonly unknown[]): Check =>
+  (value, at) =>
+    expect(allowed.includes(value), at, `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+const optional =
+  (check: Check): Check =>
+  (value, at) => {
+    if (value !== undefined) check(value, at);
+  };
+
+/** An object whose listed keys pass their checks (other keys are ignored: the engine never reads them). */
+const shape =
+  (keys: Readonly<Record<string, Check>>): Check =>
+  (value, at) => {
+    const o = object(value, at);
+    for (const [key, check] of Object.entries(keys)) check(o[key], at ? `${at}.${key}` : key);
+  };
+
+const cite = shape({ section: string, quote: optional(string) });
+
+/** `Scope` of spec/model.ts. */
+const SCOPE_NAMES = ['all', 'target', 'reads-with-ids', 'acks', 'with-400-and-input', 'with-body', 'with-response-body'];
+const scope: Check = (value, at) => {
+  if (isObject(value)) strings(value.endpoints, `${at}.endpoints`);
+  else expect(SCOPE_NAMES.includes(value as string), at, `must be one of ${SCOPE_NAMES.join(', ')}, or {"endpoints": [...]}`);
+};
+
+/** `Presence` of spec/model.ts. */
+const presence = oneOf(['documented', 'may-be-absent', 'required', 'not-shown']);
 
 const TYPE_KINDS = ['string', 'integer', 'number', 'boolean', 'null', 'any', 'array', 'object', 'ref'];
 
-function checkType(value: unknown, at: string): void {
-  const type = object(value, at);
-  expect(TYPE_KINDS.includes(type.kind as string), `${at}.kind`, `must be one of ${TYPE_KINDS.join(', ')}`);
-  if (type.kind === 'array') checkType(type.items, `${at}.items`);
-  if (type.kind === 'object') checkFields(type.fields, `${at}.fields`);
-  if (type.kind === 'ref') string(type.resource, `${at}.resource`);
-  if (type.kind === 'string') {
-    if (type.enum !== undefined) {
-      const set = object(type.enum, `${at}.enum`);
-      list(set.shown, `${at}.enum.shown`).forEach((v, i) => string(v, `${at}.enum.shown[${i}]`));
-      expect(typeof set.size === 'number', `${at}.enum.size`, 'must be a number');
-    }
-    if (type.open !== undefined) list(object(type.open, `${at}.open`).occurs, `${at}.open.occurs`).forEach((v, i) => string(v, `${at}.open.occurs[${i}]`));
-    if (type.maxLength !== undefined) expect(typeof type.maxLength === 'number', `${at}.maxLength`, 'must be a number');
-    if (type.pattern !== undefined) string(type.pattern, `${at}.pattern`);
+const type: Check = (value, at) => {
+  const t = object(value, at);
+  oneOf(TYPE_KINDS)(t.kind, `${at}.kind`);
+  if (t.kind === 'array') type(t.items, `${at}.items`);
+  if (t.kind === 'object') list(t.fields, `${at}.fields`, field);
+  if (t.kind === 'ref') string(t.resource, `${at}.resource`);
+  if (t.kind === 'number') optional(string)(t.meaning, `${at}.meaning`);
+  if (t.kind === 'string') {
+    shape({ format: optional(string), maxLength: optional(number), pattern: optional(string) })(t, at);
+    optional(shape({ shown: strings, size: number, unknown: optional(string) }))(t.enum, `${at}.enum`);
+    optional(shape({ occurs: strings, unknown: optional(string) }))(t.open, `${at}.open`);
   }
-}
+};
 
-function checkFields(value: unknown, at: string): void {
-  list(value, at).forEach((f, i) => {
-    const field = object(f, `${at}[${i}]`);
-    string(field.name, `${at}[${i}].name`);
-    string(field.presence, `${at}[${i}].presence`);
-    checkType(field.type, `${at}[${i}].type`);
-  });
-}
+const field: Check = shape({ name: string, presence, type, assumption: optional(string) });
+const fields: Check = (value, at) => void list(value, at, field);
 
-const checkCite = (value: unknown, at: string): void => string(object(value, at).section, `${at}.section`);
+const success: Check = (value, at) => {
+  const s = object(value, at);
+  oneOf(['acknowledged', 'plain'])(s.kind, `${at}.kind`);
+  if (s.kind === 'acknowledged') shape({ status: oneOf([202]), operationKind: string })(s, at);
+  else oneOf([null])(s.status, `${at}.status`);
+  type(s.body, `${at}.body`);
+};
 
-/** Items with an id, a citation and, where the diff reads them, operations. */
-function checkKeyed(value: unknown, at: string, withOperations: boolean): void {
-  list(value, at).forEach((x, i) => {
-    const item = object(x, `${at}[${i}]`);
-    string(item.id, `${at}[${i}].id`);
-    if (withOperations) list(item.operations, `${at}[${i}].operations`);
-    checkCite(item.cite, `${at}[${i}].cite`);
-  });
-}
+const endpoint = shape({
+  operation: string,
+  name: string,
+  method: string,
+  path: string,
+  tag: string,
+  effect: string,
+  pathParams: fields,
+  queryParams: fields,
+  body: optional(fields),
+  success,
+  errors: (value, at) => void list(value, at, number),
+  deprecated: optional(shape({ replacement: string, cite })),
+  cite,
+});
 
-function checkEndpoint(value: unknown, at: string): void {
-  const e = object(value, at);
-  for (const key of ['operation', 'name', 'method', 'path', 'tag', 'effect']) string(e[key], `${at}.${key}`);
-  checkFields(e.pathParams, `${at}.pathParams`);
-  checkFields(e.queryParams, `${at}.queryParams`);
-  if (e.body !== undefined) checkFields(e.body, `${at}.body`);
-  const success = object(e.success, `${at}.success`);
-  expect(success.kind === 'acknowledged' || success.kind === 'plain', `${at}.success.kind`, "must be 'acknowledged' or 'plain'");
-  checkType(success.body, `${at}.success.body`);
-  list(e.errors, `${at}.errors`).forEach((s, i) => expect(typeof s === 'number', `${at}.errors[${i}]`, 'must be a number'));
-  if (e.deprecated !== undefined) {
-    const d = object(e.deprecated, `${at}.deprecated`);
-    string(d.replacement, `${at}.deprecated.replacement`);
-    checkCite(d.cite, `${at}.deprecated.cite`);
+const snapshotShape = shape({
+  specVersion: string,
+  basePath: string,
+  title: string,
+  document: string,
+  auth: shape({ cite }),
+  tagGroups: (value, at) => void list(value, at),
+  errorMeanings: (value, at) => void list(value, at),
+  formats: (value, at) => void list(value, at, shape({ name: string, pattern: string, description: string, cite, assumption: optional(string) })),
+  resources: (value, at) => void list(value, at, shape({ name: string, cite, fields })),
+  endpoints: (value, at) => void list(value, at, endpoint),
+  rules: (value, at) => void list(value, at, shape({ id: string, title: string, statement: string, cite, scope, operations: strings, conflicts: optional(strings) })),
+  unknowns: (value, at) => void list(value, at, shape({ id: string, what: string, cite })),
+  assumptions: (value, at) => void list(value, at, shape({ id: string, choice: string, why: string, cite, scope, operations: strings })),
+  conflicts: (value, at) =>
+    void list(
+      value,
+      at,
+      shape({
+        id: string,
+        operations: strings,
+        letter: shape({ says: string, cite }),
+        reading: shape({ says: string, cite }),
+        extraStatus: optional(number),
+        mockWhy: string,
+      }),
+    ),
+});
+
+/** The deepest nesting of arrays and objects in `value`, walked without recursion; stops past `bound`. */
+function depthExceeds(value: unknown, bound: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= bound) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
   }
-  checkCite(e.cite, `${at}.cite`);
+  return false;
 }
 
 /** The snapshot in `text`, or a `SnapshotError` naming the first thing wrong. */
 export function parseSnapshot(text: string): ContractSnapshot {
+  if (text.length > MAX_SNAPSHOT_BYTES) throw new SnapshotError(TOO_LARGE);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new SnapshotError(`not JSON (${(error as Error).message})`);
   }
+  if (depthExceeds(value, MAX_SNAPSHOT_DEPTH)) throw new SnapshotError(`nested deeper than ${MAX_SNAPSHOT_DEPTH} levels`);
   const s = object(value, 'the snapshot');
+  if (typeof s.format === 'string' && s.format.startsWith('hosted-site-contract/contract@')) {
+    const why = `found ${JSON.stringify(s.format)}; this version reads ${JSON.stringify(CONTRACT_FORMAT)} only (compare from a ref or file that holds that format)`;
+    expect(s.format === CONTRACT_FORMAT, 'format', why);
+  }
   expect(s.format === CONTRACT_FORMAT, 'format', `must be ${JSON.stringify(CONTRACT_FORMAT)} (is this a generated/contract.json?)`);
-  for (const key of ['specVersion', 'basePath', 'title', 'document']) string(s[key], key);
-  checkCite(object(s.auth, 'auth').cite, 'auth.cite');
-  list(s.tagGroups, 'tagGroups');
-  list(s.errorMeanings, 'errorMeanings');
-  list(s.formats, 'formats').forEach((f, i) => {
-    const format = object(f, `formats[${i}]`);
-    for (const key of ['name', 'pattern', 'description']) string(format[key], `formats[${i}].${key}`);
-    checkCite(format.cite, `formats[${i}].cite`);
-  });
-  list(s.resources, 'resources').forEach((r, i) => {
-    const resource = object(r, `resources[${i}]`);
-    string(resource.name, `resources[${i}].name`);
-    checkCite(resource.cite, `resources[${i}].cite`);
-    checkFields(resource.fields, `resources[${i}].fields`);
-  });
-  list(s.endpoints, 'endpoints').forEach((e, i) => checkEndpoint(e, `endpoints[${i}]`));
-  checkKeyed(s.rules, 'rules', true);
-  checkKeyed(s.unknowns, 'unknowns', false);
-  checkKeyed(s.assumptions, 'assumptions', true);
-  list(s.conflicts, 'conflicts').forEach((c, i) => {
-    const conflict = object(c, `conflicts[${i}]`);
-    string(conflict.id, `conflicts[${i}].id`);
-    list(conflict.operations, `conflicts[${i}].operations`);
-    for (const side of ['letter', 'reading']) checkCite(object(conflict[side], `conflicts[${i}].${side}`).cite, `conflicts[${i}].${side}.cite`);
-  });
+  snapshotShape(s, '');
   return value as ContractSnapshot;
 }

@@ -5,11 +5,11 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { SetupError } from '../bin/command.ts';
 import type { ContractSnapshot } from '../spec/contract.ts';
-import { parseSnapshot, SnapshotError } from './snapshot.ts';
+import { MAX_SNAPSHOT_BYTES, parseSnapshot, SnapshotError, TOO_LARGE } from './snapshot.ts';
 
 /** The snapshot's path in the repository (the generator's output). */
 export const SNAPSHOT_PATH = 'generated/contract.json';
@@ -23,10 +23,11 @@ export interface LoadedSnapshot {
 /** git's answer, or its first line of complaint. */
 function git(args: readonly string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', [...args], { cwd, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('git', [...args], { cwd, maxBuffer: MAX_SNAPSHOT_BYTES, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
-      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      reject(new Error(missing ? 'git is not installed (or not on PATH)' : (stderr.trim().split('\n')[0] ?? error.message).replace(/^fatal:\s*/, '')));
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(new Error(TOO_LARGE));
+      reject(new Error(code === 'ENOENT' ? 'git is not installed (or not on PATH)' : (stderr.trim().split('\n')[0] ?? error.message).replace(/^fatal:\s*/, '')));
     });
   });
 }
@@ -52,8 +53,11 @@ const parsed = (text: string, source: string): LoadedSnapshot => {
 export async function loadFile(path: string, source = path): Promise<LoadedSnapshot> {
   let text: string;
   try {
+    // Refused before reading: a snapshot is read whole.
+    if ((await stat(path)).size > MAX_SNAPSHOT_BYTES) throw new SnapshotError(TOO_LARGE);
     text = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof SnapshotError) throw new SetupError(`${source} is not a valid contract snapshot: ${error.message}`);
     throw new SetupError(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   return parsed(text, source);

@@ -32,8 +32,11 @@ import type {
 import { formats } from './formats.ts';
 import { inScope } from './queries.ts';
 
-/** Names the snapshot format; a reader refuses any other. */
-export const CONTRACT_FORMAT = 'hosted-site-contract/contract@1';
+/**
+ * Names the snapshot format; a reader refuses any other. @2: a plain success's `body` is a type
+ * (commits of main before it wrote @1 with another shape; no release ever held @1).
+ */
+export const CONTRACT_FORMAT = 'hosted-site-contract/contract@2';
 
 export interface ContractField {
   readonly name: string;
