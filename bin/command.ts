@@ -47,8 +47,9 @@ export class SetupError extends Error {
 
 /** `node:util` parseArgs, strict, no positionals; its errors become one-line `UsageError`s. */
 export function parseFlags<const T extends FlagOptions>(args: readonly string[], options: T): FlagValues<T> {
+  let parsed;
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     // An argument that is no flag may be a key pasted in the wrong place: never echoed.
@@ -64,4 +65,12 @@ export function parseFlags<const T extends FlagOptions>(args: readonly string[],
     }
     throw error;
   }
+  // parseArgs keeps the last of a repeated single-value flag; two values the user meant are refused.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || options[token.name]?.multiple) continue;
+    if (seen.has(token.name) && options[token.name]?.type === 'string') throw new UsageError(`--${token.name} given more than once; give it once`);
+    seen.add(token.name);
+  }
+  return parsed.values as FlagValues<T>;
 }

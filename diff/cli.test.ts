@@ -235,6 +235,8 @@ describe('diff between git refs, in a fresh clone', () => {
     ['an unknown ref', ['--from', 'no-such-branch'], /unknown git ref no-such-branch/],
     ['a ref without the snapshot', ['--from', 'HEAD~2'], /git ref HEAD~2 holds no generated\/contract\.json/],
     ['a ref that reads as an option', ['--from=--output=x'], /--output=x is not a git ref/],
+    ['--from given twice', ['--from', 'HEAD', '--from', 'HEAD~1'], /--from given more than once/],
+    ['a directory named like the ref (the ref is read)', ['--from', 'generated'], /unknown git ref generated/],
   ])('%s: one line, exit 2', async (_, args, message) => {
     const run = await cli(args, clone);
     expect(run.code).toBe(2);

@@ -32,7 +32,9 @@ export function countsLine(report: DiffReport): string {
   const { total } = report.counts;
   if (total === 0) return 'no contract changes';
   const parts = CHANGE_CLASSES.filter((c) => report.counts[c] > 0).map((c) => `${report.counts[c]} ${c}`);
-  return `${total} change${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+  const counted = CHANGE_CLASSES.reduce((sum, c) => sum + report.counts[c], 0);
+  const several = counted > total ? ' (a change may be in several classes)' : '';
+  return `${total} change${total === 1 ? '' : 's'}: ${parts.join(', ')}${several}`;
 }
 
 /** `1.106.0 (HEAD~1) → 1.107.0 (working tree)`. */

@@ -82,10 +82,13 @@ export async function loadRef(ref: string, cwd: string): Promise<LoadedSnapshot>
   return parsed(text, ref);
 }
 
-/** A `--from`/`--to` argument: an existing file, else a git ref. */
+/**
+ * A `--from`/`--to` argument: an existing regular file, else a git ref (a directory of the same
+ * name as a branch, such as `diff` or `spec`, is not a snapshot).
+ */
 export function load(argument: string, cwd: string): Promise<LoadedSnapshot> {
   const path = resolve(cwd, argument);
-  return existsSync(path) ? loadFile(path, argument) : loadRef(argument, cwd);
+  return existsSync(path) && statSync(path).isFile() ? loadFile(path, argument) : loadRef(argument, cwd);
 }
 
 /**
