@@ -20,7 +20,8 @@ function fixed(kind: FixedKind, subject: string, operations: readonly string[], 
 const describeDeprecation = (d: ContractEndpoint['deprecated']): string =>
   d === undefined ? 'not deprecated' : d.replacement.startsWith('UNK-') ? `deprecated; replacement not shown (${d.replacement})` : `deprecated; replaced by ${d.replacement}`;
 
-export function diffEndpoints(before: readonly ContractEndpoint[], after: readonly ContractEndpoint[]): Change[] {
+/** `errorTable`: the sections where each document lists the endpoints' error statuses (their rows cite it). */
+export function diffEndpoints(before: readonly ContractEndpoint[], after: readonly ContractEndpoint[], errorTable: Change['sections']): Change[] {
   const afterByOperation = new Map(after.map((e) => [e.operation, e]));
   const beforeByOperation = new Map(before.map((e) => [e.operation, e]));
   const added = after.filter((e) => !beforeByOperation.has(e.operation));
@@ -34,7 +35,7 @@ export function diffEndpoints(before: readonly ContractEndpoint[], after: readon
   const changes: Change[] = [];
   for (const e of before) {
     const next = afterByOperation.get(e.operation) ?? movedTo.get(e);
-    if (next) changes.push(...diffEndpoint(e, next));
+    if (next) changes.push(...diffEndpoint(e, next, errorTable));
     else {
       changes.push(fixed('endpoint-removed', e.operation, [e.operation], describeSuccess(e.success), null, sectionsOf(e, undefined), 'endpoint removed'));
     }
@@ -47,7 +48,7 @@ export function diffEndpoints(before: readonly ContractEndpoint[], after: readon
 }
 
 /** The changes of one endpoint present on both sides (perhaps moved). */
-function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint): Change[] {
+function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint, errorTable: Change['sections']): Change[] {
   const op = after.operation;
   const operations = before.operation === op ? [op] : [before.operation, op];
   const sections = sectionsOf(before, after);
@@ -67,8 +68,9 @@ function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint): Change
 
   const statusesBefore = describeStatuses(before.errors);
   const statusesAfter = describeStatuses(after.errors);
-  for (const s of before.errors.filter((s) => !after.errors.includes(s))) changes.push(one('error-status-removed', statusesBefore, statusesAfter, `error status ${s} no longer listed`));
-  for (const s of after.errors.filter((s) => !before.errors.includes(s))) changes.push(one('error-status-added', statusesBefore, statusesAfter, `error status ${s} now listed`));
+  const status = (kind: FixedKind, summary: string) => fixed(kind, op, operations, statusesBefore, statusesAfter, errorTable, summary);
+  for (const s of before.errors.filter((s) => !after.errors.includes(s))) changes.push(status('error-status-removed', `error status ${s} no longer listed`));
+  for (const s of after.errors.filter((s) => !before.errors.includes(s))) changes.push(status('error-status-added', `error status ${s} now listed`));
 
   if (before.effect !== after.effect) changes.push(one('effect-changed', before.effect, after.effect, `effect changed from ${before.effect} to ${after.effect}`));
   if (before.tag !== after.tag) changes.push(one('tag-changed', before.tag, after.tag, `tag group changed from ${before.tag} to ${after.tag}`));

@@ -360,6 +360,9 @@ describe('diffContracts', () => {
     expect(change!.kind).toBe('error-status-added');
     expect(change!.classes).toEqual([SERVER]);
     expect(change!.summary).toContain('INPUT-400');
+    // The statuses are stated in the document's per-endpoint error table, not where the endpoint is.
+    expect(change!.sections).toEqual({ before: api.errorTable.section, after: api.errorTable.section });
+    expect(change!.sections.before).not.toBe(e.cite.section);
   });
 
   it('marks only the change that brought the rule, not the other changes of the endpoint (a deprecation stays deprecated)', () => {

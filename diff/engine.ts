@@ -17,7 +17,7 @@ export function diffContracts(before: ContractSnapshot, after: ContractSnapshot)
     ...diffDocument(before, after),
     ...diffFormats(before, after),
     ...diffResources(before, after),
-    ...diffEndpoints(before.endpoints, after.endpoints),
+    ...diffEndpoints(before.endpoints, after.endpoints, { before: before.errorTable.section, after: after.errorTable.section }),
     ...diffRules(before.rules, after.rules, common),
     ...diffUnknowns(before.unknowns, after.unknowns),
     ...diffAssumptions(before, after),

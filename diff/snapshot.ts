@@ -119,6 +119,7 @@ const snapshotShape = shape({
   title: string,
   document: string,
   auth: shape({ cite }),
+  errorTable: cite,
   tagGroups: (value, at) => void list(value, at),
   errorMeanings: (value, at) => void list(value, at),
   formats: (value, at) => void list(value, at, shape({ name: string, pattern: string, description: string, cite, assumption: optional(string) })),

@@ -4,7 +4,7 @@
  * `generate --check` keeps equal to it. Every entry cites its section.
  */
 import { endpoints } from './endpoints.ts';
-import { assumptions, conflicts, unknowns } from './gaps.ts';
+import { assumptions, conflicts, ERRORS_TABLE, unknowns } from './gaps.ts';
 import { apiIdentity } from './identity.ts';
 import type { Api } from './model.ts';
 import { resources } from './resources.ts';
@@ -18,6 +18,7 @@ export const api = {
     header: 'Authorization',
     cite: { section: 'Authentication', quote: 'Every endpoint requires the header `Authorization: Bearer <API_KEY>`' },
   },
+  errorTable: ERRORS_TABLE,
   tagGroups: [
     'Company Users',
     'Domains',

@@ -121,6 +121,7 @@ export interface ContractSnapshot {
   readonly basePath: string;
   readonly document: string;
   readonly auth: Api['auth'];
+  readonly errorTable: Api['errorTable'];
   readonly tagGroups: readonly string[];
   readonly formats: readonly ContractFormat[];
   readonly resources: readonly ContractResource[];
@@ -201,6 +202,7 @@ export function contractOf(api: Api): ContractSnapshot {
     basePath: api.basePath,
     document: api.document,
     auth: api.auth,
+    errorTable: api.errorTable,
     tagGroups: api.tagGroups,
     formats: (Object.keys(formats) as StringFormat[]).map((name) => {
       const { description, pattern, cite, assumption } = formats[name];

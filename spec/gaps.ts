@@ -4,7 +4,8 @@
  */
 import type { Assumption, Conflict, Unknown } from './model.ts';
 
-const ERRORS_TABLE = { section: 'Errors', quote: 'Statuses each endpoint can return besides its success' };
+/** Where the document lists each endpoint's error statuses. */
+export const ERRORS_TABLE = { section: 'Errors', quote: 'Statuses each endpoint can return besides its success' };
 const READ_404 = {
   section: 'Authentication',
   quote: "Data that does not exist, or that the key's user may not read, yields 404 on read endpoints.",

@@ -319,6 +319,8 @@ export interface Api {
   readonly basePath: string;
   readonly document: string;
   readonly auth: { readonly scheme: 'bearer'; readonly header: 'Authorization'; readonly cite: Cite };
+  /** Where the document lists each endpoint's error statuses (every `Endpoint.errors`). */
+  readonly errorTable: Cite;
   /** Every tag group the document names, in its order; hidden ones have no endpoint. */
   readonly tagGroups: readonly (TagGroup | HiddenTagGroup)[];
   readonly resources: readonly Resource[];
