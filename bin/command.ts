@@ -45,6 +45,13 @@ export class SetupError extends Error {
   override readonly name = 'SetupError';
 }
 
+/** A flag's value from a fixed set: `fallback` when the flag was not given; else one of `choices`. */
+export function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback?: T): T | undefined {
+  if (value === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${choices.join(', ')}, not '${value}'`);
+  return value as T;
+}
+
 /** `node:util` parseArgs, strict, no positionals; its errors become one-line `UsageError`s. */
 export function parseFlags<const T extends FlagOptions>(args: readonly string[], options: T): FlagValues<T> {
   let parsed;

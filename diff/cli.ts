@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { Sanitizer } from '../sanitize/sanitizer.ts';
 import { BREAKING, type ChangeClass } from './change.ts';
 import { diffContracts } from './engine.ts';
@@ -36,12 +36,6 @@ const renderers: Record<Format, (report: DiffReport, failing: readonly ChangeCla
   json: (report) => `${JSON.stringify(report, null, 2)}\n`,
   junit: renderJunit,
 };
-
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback?: T): T | undefined {
-  if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
 
 const failingClasses = (failOn: FailOn): readonly ChangeClass[] => (failOn === 'any' ? BREAKING : [failOn]);
 

@@ -1,5 +1,5 @@
 /** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM. */
-import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import type { SanitizedStream, Sanitizer } from '../sanitize/sanitizer.ts';
 import { startMock } from './server.ts';
 import { catalogue } from './variants/index.ts';
@@ -12,13 +12,6 @@ export function parsePort(text: string | undefined): number {
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, not '${text}'`);
   return port;
-}
-
-/** A flag's value from a fixed set; undefined when the flag was not given. */
-function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if (!choices.includes(value as T)) throw new UsageError(`${flag} must be one of ${choices.join(', ')}, not '${value}'`);
-  return value as T;
 }
 
 /** What the usual `listen` failures mean, for a one-line error. */
