@@ -87,7 +87,9 @@ const commands: readonly Command[] = [
  * generated/ from its spec/ with ts-morph, none of which ships. The module is named by a computed
  * URL so the compiled package neither holds nor tries to load it.
  */
-async function generator(): Promise<{ runGenerate(args: readonly string[]): Promise<number> }> {
+type GeneratorModule = { runGenerate(args: readonly string[]): Promise<number> };
+
+async function generator(): Promise<GeneratorModule> {
   const main = new URL('../generator/main.ts', import.meta.url);
   if (!existsSync(main)) {
     throw new SetupError(
@@ -95,7 +97,7 @@ async function generator(): Promise<{ runGenerate(args: readonly string[]): Prom
         'in a clone of the repository, run npm ci, then npm run generate',
     );
   }
-  return import(main.href) as Promise<{ runGenerate(args: readonly string[]): Promise<number> }>;
+  return import(main.href) as Promise<GeneratorModule>;
 }
 
 function overview(): string {

@@ -82,13 +82,15 @@ export async function loadRef(ref: string, cwd: string): Promise<LoadedSnapshot>
   return parsed(text, ref);
 }
 
+const isFile = (path: string): boolean => existsSync(path) && statSync(path).isFile();
+
 /**
  * A `--from`/`--to` argument: an existing regular file, else a git ref (a directory of the same
  * name as a branch, such as `diff` or `spec`, is not a snapshot).
  */
 export function load(argument: string, cwd: string): Promise<LoadedSnapshot> {
   const path = resolve(cwd, argument);
-  return existsSync(path) && statSync(path).isFile() ? loadFile(path, argument) : loadRef(argument, cwd);
+  return isFile(path) ? loadFile(path, argument) : loadRef(argument, cwd);
 }
 
 /**
@@ -96,7 +98,6 @@ export function load(argument: string, cwd: string): Promise<LoadedSnapshot> {
  * repository holds none (a project that installed the package), the installed package's own.
  */
 export async function loadWorkingTree(cwd: string, packageRoot: string): Promise<LoadedSnapshot> {
-  const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
   const repository = await repositoryRoot(cwd);
   if (repository !== undefined && isFile(join(repository, SNAPSHOT_PATH))) return loadFile(join(repository, SNAPSHOT_PATH), 'working tree');
   const own = join(packageRoot, SNAPSHOT_PATH);

@@ -42,21 +42,13 @@ function copyGeneratedAssets(): string[] {
  * the `.d.ts` beside, but older compilers and other tools read nothing there: written as `.js`,
  * as the code they describe is imported.
  */
-function declarationsImportJs(dir: URL): number {
-  let files = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const url = new URL(entry.isDirectory() ? `${entry.name}/` : entry.name, dir);
-    if (entry.isDirectory()) files += declarationsImportJs(url);
-    else if (entry.name.endsWith('.d.ts')) {
-      const text = readFileSync(url, 'utf8');
-      const rewritten = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.\.?\/[^'"]*?)\.ts\2/g, '$1$2$3.js$2');
-      if (rewritten !== text) {
-        writeFileSync(url, rewritten);
-        files++;
-      }
-    }
+function declarationsImportJs(dir: URL): void {
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.d.ts'))) {
+    const url = new URL(name, dir);
+    const text = readFileSync(url, 'utf8');
+    const rewritten = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.\.?\/[^'"]*?)\.ts\2/g, '$1$2$3.js$2');
+    if (rewritten !== text) writeFileSync(url, rewritten);
   }
-  return files;
 }
 
 function main(): number {
