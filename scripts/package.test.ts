@@ -23,9 +23,9 @@ interface Ran {
   readonly stderr: string;
 }
 
-async function sh(file: string, args: readonly string[], cwd: string, timeout = 120_000): Promise<Ran> {
+async function sh(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   try {
-    const { stdout, stderr } = await run(file, [...args], { cwd, timeout, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(file, [...args], { cwd, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -96,11 +96,8 @@ describe('the installed command', () => {
   });
 
   it('runs through the npm link under --preserve-symlinks-main too', async () => {
-    const ran = await run(bin(), ['--version'], { cwd: consumer, env: { ...process.env, NODE_OPTIONS: '--preserve-symlinks-main' } }).then(
-      ({ stdout }) => ({ code: 0, stdout }),
-      (error: { code?: number; stderr?: string }) => ({ code: error.code ?? -1, stdout: error.stderr ?? '' }),
-    );
-    expect(ran.code, ran.stdout).toBe(0);
+    const ran = await sh(bin(), ['--version'], consumer, { NODE_OPTIONS: '--preserve-symlinks-main' });
+    expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(new RegExp(`^${pkg.name} ${pkg.version.replace(/\./g, '\\.')} `));
   });
 

@@ -61,10 +61,13 @@ export const msRow = (what: string, timing: Timing, note?: string): Row => ({
   ...(note === undefined ? {} : { note }),
 });
 
-/** Runs the real CLI (`node bin/hosted-site-contract.js ...`) from the repository root. */
-export const runCli = (args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+/**
+ * Runs the real CLI (`node bin/hosted-site-contract.js ...`) from the repository root; `launcher`
+ * names another entry, e.g. the compiled `dist/bin/hosted-site-contract.js`.
+ */
+export const runCli = (args: readonly string[], launcher = 'bin/hosted-site-contract.js'): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hosted-site-contract.js', ...args], { cwd: repoRoot }, (error, stdout, stderr) => {
+    execFile(process.execPath, [launcher, ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
   });
