@@ -43,6 +43,10 @@ const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
   'huge-password': [sizeCap],
   // Conformant apart from the extra fields the document allows: the suite passes, and leaks nothing.
   'echo-secrets': [],
+  // Echoes in an error's message: the run prints them, and the sanitizer hides every one.
+  'echo-in-errors': [/HTTP 500|NO-SERVER-ERROR/],
+  // Eight passwords of 400 000 non-ASCII characters, extra fields the document allows: it passes, within the memory bound.
+  'long-passwords': [],
   // More secret values than the sanitizer tracks: the run stops without a report. (On one path
   // the few successful answers stay under the bound: a conformant run that learns them all.)
   'password-flood': [/stopped: the target served more secret values/],
@@ -62,7 +66,14 @@ interface Want {
 }
 
 /** Under `most` too where the load is heaviest: nearly every answer huge or deep, within the same bounds. */
-const heavy: ReadonlySet<Behaviour> = new Set(['huge-body', 'deep-json', 'gzip-bomb', 'password-flood']);
+const heavy: ReadonlySet<Behaviour> = new Set(['huge-body', 'deep-json', 'gzip-bomb', 'password-flood', 'long-passwords']);
+
+/**
+ * Rows whose output must show the markers of what was hidden (under `all` the key's, in the one
+ * line discovery prints; under `some` the key's and a password's, in the report): the echoes were
+ * printed, so no leak found means the sanitizer hid them, not that nothing was shown.
+ */
+const printsEchoes: ReadonlySet<Behaviour> = new Set(['echo-in-errors']);
 
 const rows: readonly (readonly [string, { readonly behaviour: Behaviour; readonly scope: Scope; readonly want: Want }])[] = behaviours.flatMap((behaviour) =>
   (heavy.has(behaviour) ? (['all', 'some', 'most'] as const) : behaviour === 'quote-injection' ? (['some'] as const) : (['all', 'some'] as const)).map((scope: Scope) => {
@@ -161,6 +172,11 @@ describe.concurrent('the suite against hostile targets', () => {
       }
       // (d) no form of any secret, anywhere.
       expect.soft(leaks(run, server.secrets), 'secret forms in the output').toEqual([]);
+      if (printsEchoes.has(behaviour)) {
+        const written = run.outputs.map((o) => o.bytes.toString('utf8')).join('\n');
+        expect.soft(written, 'the key, hidden where the echo was printed').toContain('[redacted HSC_API_KEY]');
+        if (scope !== 'all') expect.soft(run.files['report.json'] ?? '', 'a served password, hidden where its echo was printed').toContain('[redacted]');
+      }
       // (e) every curl line printed, run as a user would paste it, runs nothing but curl.
       if (behaviour === 'quote-injection') {
         await rm(injectionMarker, { force: true });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { htmlReferences, phpJsonEncode } from './echo-forms.ts';
-import { fieldSecret, keySecret, MAX_SERVED_SECRETS, REDACTED, Sanitizer, type Secret } from './sanitizer.ts';
+import { fieldSecret, keySecret, MAX_SERVED_SECRETS, PATTERN_KEPT, REDACTED, Sanitizer, type Secret } from './sanitizer.ts';
 
 const KEY = 'hsc_k/y\u00e9+Q%z_0123456789abcdef';
 const PASSWORD = 'p@ss/w\u00f6rd "quoted" & <tagged>';
@@ -139,6 +139,28 @@ describe('Sanitizer: secrets of any length', () => {
       const out = sanitizer.text(`a ${secret}x ${secret.toUpperCase()} b`);
       expect(out.toLowerCase()).not.toContain(secret.toLowerCase());
     }
+  });
+});
+
+describe('Sanitizer: long secrets are kept short', () => {
+  // Non-ASCII of two UTF-8 bytes: PHP escapes each to six characters, and base64 of that is eight per unit.
+  const longPassword = (seed: number, length: number) => Array.from({ length }, (_, i) => String.fromCharCode(0x100 + ((i * 7919 + seed * 104_729) % 0x700))).join('');
+
+  it('keeps at most PATTERN_KEPT units of each form of a secret, whatever its length', () => {
+    const sanitizer = new Sanitizer();
+    for (let seed = 0; seed < 8; seed++) sanitizer.learn({ environment: { sftp_password: longPassword(seed, 500_000) } }, 'served');
+    sanitizer.text('warm');
+    // Eight secrets of 500 000 units: their forms whole would be about 200 million units.
+    expect(sanitizer.keptUnits).toBeLessThanOrEqual(8 * 40 * PATTERN_KEPT);
+  });
+
+  it('hides the whole of a long form, PHP-escaped and base64, and stops where the text leaves its characters', () => {
+    const password = longPassword(3, 100_000);
+    const sanitizer = new Sanitizer();
+    sanitizer.learn({ environment: { sftp_password: password } }, 'served');
+    const php = phpJsonEncode(password).slice(1, -1);
+    const text = `a=${php} b=${Buffer.from(php).toString('base64')} c=${password.slice(0, 2 * PATTERN_KEPT)}… d=visible`;
+    expect(sanitizer.text(text)).toBe(`a=${REDACTED} b=${REDACTED} c=${REDACTED}… d=visible`);
   });
 });
 

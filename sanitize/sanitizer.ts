@@ -17,7 +17,7 @@
  * rather than print an answer holding one it no longer tracks.
  */
 import { secretFieldNames } from '../spec/queries.ts';
-import { decodedLayers, foldText, mergeRanges, SecretScanner, type ScanPattern, type Span } from './scan.ts';
+import { decodedLayers, foldText, mergeRanges, SecretScanner, unitSet, type ScanPattern, type Span } from './scan.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -120,6 +120,34 @@ function jsonEscapings(value: string): string[] {
   const standard = JSON.stringify(value).slice(1, -1);
   const php = standard.replace(/\//g, '\\/').replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return [...new Set([standard, php])].filter((form) => form !== value);
+}
+
+/**
+ * Units of each form of a secret kept to compare; past them a match is taken to run the form's
+ * whole length. A 1 MB secret then costs what a short one does: its forms (base64 of its PHP
+ * escaping is eight times its length) are made once and dropped, never kept whole.
+ */
+export const PATTERN_KEPT = 256;
+
+const patternCache = new WeakMap<Secret, readonly ScanPattern[]>();
+
+/** Every form of `secret` the scanner looks for, case-folded, each cut to PATTERN_KEPT units; made once per secret. */
+function patternsOf(secret: Secret): readonly ScanPattern[] {
+  const cached = patternCache.get(secret);
+  if (cached) return cached;
+  const patterns: ScanPattern[] = [];
+  const add = (form: string, prefixMin: number) => {
+    const minAccept = Math.min(form.length, prefixMin);
+    if (form.length <= PATTERN_KEPT) return void patterns.push({ text: foldText(form), minAccept });
+    patterns.push({ text: foldText(ownCopy(form.slice(0, PATTERN_KEPT))), minAccept, extent: form.length, rest: unitSet(form, PATTERN_KEPT) });
+  };
+  for (const form of textForms(secret.value)) add(form, PREFIX_MIN);
+  // HTTP Basic carries keys; a field's value is looked for in base64 on its own.
+  for (const form of base64Forms(secret.value, secret.kind === 'key')) add(form, BASE64_PREFIX_MIN);
+  // Base64 of JSON that holds it (a JWT, a PHP token): escaped before it was encoded.
+  for (const escaped of jsonEscapings(secret.value)) for (const form of base64Forms(escaped, false)) add(form, BASE64_PREFIX_MIN);
+  patternCache.set(secret, patterns);
+  return patterns;
 }
 
 export class Sanitizer {
@@ -231,31 +259,31 @@ export class Sanitizer {
     const patterns: ScanPattern[] = [];
     const owners: Secret[] = [];
     const index = new Map<string, number>();
-    const push = (text: string, minAccept: number, owner: Secret) => {
-      const folded = foldText(text);
-      const at = index.get(folded);
+    const push = (pattern: ScanPattern, owner: Secret) => {
+      const at = index.get(pattern.text);
       if (at !== undefined) {
-        // The same text from two secrets: a key's name wins; the shorter prefix rule wins.
+        // The same text from two secrets: a key's name wins; the shorter prefix rule and the longer extent win.
         if (owner.kind === 'key') owners[at] = owner;
-        patterns[at] = { text: folded, minAccept: Math.min(patterns[at]!.minAccept, minAccept) };
+        const known = patterns[at]!;
+        const extent = Math.max(known.extent ?? known.text.length, pattern.extent ?? pattern.text.length);
+        patterns[at] = { text: pattern.text, minAccept: Math.min(known.minAccept, pattern.minAccept), ...(extent > pattern.text.length ? { extent } : {}) };
         return;
       }
-      index.set(folded, patterns.length);
-      patterns.push({ text: folded, minAccept });
+      index.set(pattern.text, patterns.length);
+      patterns.push(pattern);
       owners.push(owner);
     };
-    for (const secret of this.#secrets.values()) {
-      for (const form of textForms(secret.value)) push(form, Math.min(form.length, PREFIX_MIN), secret);
-      // HTTP Basic carries keys; a field's value is looked for in base64 on its own.
-      for (const form of base64Forms(secret.value, secret.kind === 'key')) push(form, Math.min(form.length, BASE64_PREFIX_MIN), secret);
-      // Base64 of JSON that holds it (a JWT, a PHP token): escaped before it was encoded.
-      for (const escaped of jsonEscapings(secret.value)) for (const form of base64Forms(escaped, false)) push(form, Math.min(form.length, BASE64_PREFIX_MIN), secret);
-    }
+    for (const secret of this.#secrets.values()) for (const pattern of patternsOf(secret)) push(pattern, secret);
     this.#work += this.#scanner?.stats.steps ?? 0;
     this.#owners = owners;
     this.#scanner = new SecretScanner(patterns);
     this.#stale = false;
     return this.#scanner;
+  }
+
+  /** Units of secret forms the matcher as last built compares (for tests: bounded per secret). */
+  get keptUnits(): number {
+    return this.#scanner?.keptUnits ?? 0;
   }
 
   /** Steps the matcher has taken so far: linear in the text sanitized (for tests). */

@@ -18,7 +18,8 @@
  *   was decoded from.
  *
  * Spans may cover a little more than the secret (an overlapping second occurrence of a long
- * pattern is assumed to match where it was not compared): hiding too much is the safe side.
+ * pattern is assumed to match where it was not compared; a pattern cut short by its owner is
+ * assumed to run its whole `extent` once its kept units match): hiding too much is the safe side.
  */
 
 /** Code units of a pattern kept in the automaton; the rest is compared as the text streams by. */
@@ -44,7 +45,32 @@ export interface ScanPattern {
   readonly text: string;
   /** The shortest prefix that counts as a match (the whole pattern when it is shorter). */
   readonly minAccept: number;
+  /**
+   * The length of the form `text` was cut from, when it was (longer than `text`): once the whole
+   * of `text` matches, the span runs on for the rest of this many units, uncompared.
+   */
+  readonly extent?: number;
+  /** The units of the form past `text` (`unitSet`): the assumed rest stops at a unit not among them. */
+  readonly rest?: Uint8Array;
 }
+
+/** Bit of a unit in a unit set: its own below U+1000, one per 256 above (544 bytes a set; a false hit only hides more). */
+const unitBit = (unit: number): number => (unit < 0x1000 ? unit : 0x1000 + (unit >> 8));
+
+/** The set of case-folded units of `text` from `from` on. */
+export function unitSet(text: string, from = 0): Uint8Array {
+  const set = new Uint8Array((0x1000 + 0x100) / 8);
+  for (let i = from; i < text.length; i++) {
+    const bit = unitBit(foldUnit(text.charCodeAt(i)));
+    set[bit >> 3]! |= 1 << (bit & 7);
+  }
+  return set;
+}
+
+const holds = (set: Uint8Array, unit: number): boolean => {
+  const bit = unitBit(unit);
+  return (set[bit >> 3]! & (1 << (bit & 7))) !== 0;
+};
 
 /** How a view reads the text: each decodes one encoding in which a server may echo a secret. */
 export type View = 'raw' | 'json' | 'percent' | 'form' | 'html' | 'unwrap' | 'cescape' | 'css' | 'qp';
@@ -221,6 +247,11 @@ export class SecretScanner {
     return this.headOf[state] ?? 0;
   }
 
+  /** Units of pattern text held, in all (each cut pattern holds a fixed-size unit set besides). */
+  get keptUnits(): number {
+    return this.patterns.reduce((sum, p) => sum + p.text.length, 0);
+  }
+
   get empty(): boolean {
     return this.fail.length === 1;
   }
@@ -306,11 +337,15 @@ export class SecretScanner {
       for (let k = 0; k < active.length; ) {
         const ext = active[k]!;
         stats.steps++;
-        const text = patterns[ext.pattern]!.text;
-        if (text.charCodeAt(ext.offset) === unit) {
+        const pattern = patterns[ext.pattern]!;
+        const text = pattern.text;
+        // Past the units kept of a cut pattern, the rest of its form is assumed, not compared,
+        // up to a unit the rest does not hold (the `…` that cut a quote of it, a closing quote).
+        const blind = ext.offset >= text.length;
+        if (blind ? !pattern.rest || holds(pattern.rest, unit) : text.charCodeAt(ext.offset) === unit) {
           ext.offset++;
           ext.end = end;
-          if (ext.offset < text.length) {
+          if (ext.offset < (pattern.extent ?? text.length)) {
             k++;
             continue;
           }

@@ -293,6 +293,34 @@ const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly
       for (const r of records) expect(r.name).toBe(injectedRecordName(injectionMarker));
     },
   },
+  'echo-in-errors': {
+    waitMs: 2_000,
+    check: (wire, server) => {
+      const head = mustParse(wire);
+      expect(head.status).toBe(500);
+      const text = head.body.toString('utf8');
+      const body = JSON.parse(text) as { message: string; data: { sftp_password: string }[] };
+      const [key, ...passwords] = server.secrets;
+      expect(key).toBe(ECHO_KEY);
+      // The passwords are served, so a suite can know them; every form is in the message.
+      expect(body.data.map((d) => d.sftp_password)).toEqual(passwords);
+      for (const secret of [key!, ...passwords]) {
+        for (const form of [secret, secret.toUpperCase(), encodeURIComponent(secret), Buffer.from(secret).toString('base64'), `Basic ${Buffer.from(`${secret}:`).toString('base64')}`, `"${secret.slice(0, 12)}\u2026"`]) {
+          expect(body.message).toContain(form);
+        }
+        expect(text).toContain(phpJsonEscape(secret));
+      }
+    },
+  },
+  'long-passwords': {
+    waitMs: 5_000,
+    check: (wire, server) => {
+      const body = expectMockAnswer(wire) as { sftp_password: string };
+      expect(body.sftp_password.length).toBeGreaterThan(100_000);
+      expect(/^[\u0100-\u07ff]+$/.test(body.sftp_password)).toBe(true);
+      expect(server.secrets).toContain(body.sftp_password);
+    },
+  },
   'password-flood': {
     waitMs: 2_000,
     check: (wire, server) => {

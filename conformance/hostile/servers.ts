@@ -35,6 +35,8 @@ export const behaviours = [
   'throttled-forever',
   'huge-password',
   'echo-secrets',
+  'echo-in-errors',
+  'long-passwords',
   'password-flood',
   'quote-injection',
 ] as const;
@@ -115,6 +117,8 @@ interface Answer {
   readonly streamStarted: () => () => void;
   /** Records a secret the answer serves, so the test searches the output for it too. */
   readonly served: (secret: string) => void;
+  /** How many secrets answers have served so far (`served`). */
+  readonly servedCount: number;
 }
 
 interface Misbehaviour {
@@ -258,6 +262,43 @@ function echoSecrets({ res, response, request, passwords }: Answer): true {
   });
 }
 
+/**
+ * A 500 whose message quotes the request's key and the passwords in every form a careless server
+ * does (so the report prints them, and only the sanitizer stands between them and the output):
+ * raw, PHP-escaped (`\/`, `\u00e9`), URI-encoded, upper-cased, base64, as Basic credentials, and
+ * a 12-character prefix quoted cut short. The passwords are also served, in `sftp_password`
+ * fields of `data`, so the suite can know them.
+ */
+function echoInErrors({ res, request, passwords }: Answer): true {
+  const key = requestKey(request);
+  const values = [...(key === undefined ? [] : [key]), ...passwords];
+  const forms = values.flatMap((v) => [
+    JSON.stringify(v).slice(1, -1),
+    phpJsonEscape(v),
+    encodeURIComponent(v),
+    JSON.stringify(v.toUpperCase()).slice(1, -1),
+    base64(v),
+    `Basic ${base64(`${v}:`)}`,
+    `\\"${JSON.stringify(v.slice(0, 12)).slice(1, -1)}\u2026\\"`,
+  ]);
+  const data = passwords.map((p) => `{"sftp_password":${JSON.stringify(p)}}`).join(',');
+  return writeText(res, 500, `{"code":500,"message":"Internal error; request was ${forms.join(' | ')}","data":[${data}]}`);
+}
+
+/** How many answers of the long-passwords row carry a new password (under the sanitizer's MAX_SERVED_CHARS in all). */
+export const LONG_PASSWORD_ANSWERS = 8;
+/** Units of each: two UTF-8 bytes each (PHP escapes one to six characters), the answer under the 1 MiB default cap. */
+const LONG_PASSWORD_UNITS = 400_000;
+let longPasswordCount = 0;
+
+/** A password of `LONG_PASSWORD_UNITS` characters in U+0100–U+07FF, a new one each call. */
+function longPassword(): string {
+  const seed = longPasswordCount++;
+  const units = new Uint16Array(LONG_PASSWORD_UNITS);
+  for (let i = 0; i < units.length; i++) units[i] = 0x100 + ((i * 7919 + seed * 104_729) % 0x700);
+  return Buffer.from(units.buffer).toString('utf16le');
+}
+
 const statusLine = (status: number, reason: string) => `HTTP/1.1 ${status} ${reason}\r\n`;
 
 /** Every environment of the company gets a new password. */
@@ -374,6 +415,22 @@ const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
     company: (company) => withPasswords({ ...company, apiKey: ECHO_KEY }, echoPassword),
     wire: echoSecrets,
   },
+  'echo-in-errors': {
+    description: "answers 500 quoting the request's key and the passwords in every form a careless server does, and serving the passwords",
+    someEndpoint: QUIET_ENDPOINT,
+    company: (company) => withPasswords({ ...company, apiKey: ECHO_KEY }, echoPassword),
+    wire: echoInErrors,
+  },
+  'long-passwords': {
+    description: `adds an sftp_password of ${LONG_PASSWORD_UNITS} non-ASCII characters to each of the first ${LONG_PASSWORD_ANSWERS} 2xx answers, a new one each`,
+    someEndpoint: QUIET_ENDPOINT,
+    wire: ({ res, response, served, servedCount }) => {
+      if (!is2xx(response.status) || !isObject(response.body) || servedCount >= LONG_PASSWORD_ANSWERS) return false;
+      const value = longPassword();
+      served(value);
+      return writeText(res, response.status, JSON.stringify({ ...response.body, sftp_password: value }));
+    },
+  },
   'password-flood': {
     description: `adds ${FLOOD_PER_ANSWER} fresh sftp_password values to every 2xx answer (extra fields the document allows)`,
     someEndpoint: QUIET_ENDPOINT,
@@ -435,7 +492,7 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
         inScope++;
         const socket = res.socket;
         if (!socket) return true; // the client is already gone: nothing to write to
-        return misbehaviour.wire({ res, socket, response, request, passwords, streamStarted, served });
+        return misbehaviour.wire({ res, socket, response, request, passwords, streamStarted, served, servedCount: servedSecrets.length });
       },
     },
   };
