@@ -1,7 +1,8 @@
 /**
  * `hosted-site-contract <command>`: the dispatcher. Each command is one row of `commands`; its
  * module is imported only when it runs, so `help` stays instant and a command pays only for
- * what it uses. Exit codes: 0 success, 1 the command's check failed, 2 bad usage.
+ * what it uses. Exit codes: 0 success, 1 the command's check failed, 2 bad usage, an environment
+ * the command cannot use, or an internal error (never a verdict).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
@@ -11,7 +12,7 @@ import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
 import { layouts } from '../mock/layouts.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { apiIdentity } from '../spec/identity.ts';
-import { SetupError, UsageError, type Command } from './command.ts';
+import { SetupError, thrown, type Command } from './command.ts';
 import { commandLineSecrets, onCrash, onOutputError } from './process-guard.ts';
 
 const PROGRAM = 'hosted-site-contract';
@@ -166,22 +167,18 @@ async function main(argv: readonly string[]): Promise<number> {
   const sanitizer = await processSanitizer();
   const fail = (message: string) => console.error(sanitizer.oneLine(`${PROGRAM} ${command.name}: ${message}`));
   onOutputError(fail);
-  onCrash((error) => {
-    fail(`internal error: ${sanitizer.message(error)} (a bug of ${PROGRAM}, not a verdict; HOSTED_SITE_CONTRACT_DEBUG=1 shows where)`);
+  const failed = (error: unknown) => {
+    fail(thrown(error, PROGRAM, (e) => sanitizer.message(e)).line);
     if (process.env.HOSTED_SITE_CONTRACT_DEBUG) console.error(sanitizer.text(inspect(error)));
-  });
+  };
+  onCrash(failed);
   try {
     return await command.run(args, { sanitizer });
   } catch (error) {
-    if (error instanceof UsageError) return usageError(error.message, sanitizer, command);
-    if (error instanceof SetupError) {
-      fail(error.message);
-      return 2;
-    }
-    // A failure while running (not a usage error): one line, the stack only when asked for.
-    fail(error instanceof Error ? error.message : String(error));
-    if (process.env.HOSTED_SITE_CONTRACT_DEBUG) console.error(sanitizer.text(inspect(error)));
-    return 1;
+    const outcome = thrown(error, PROGRAM, (e) => sanitizer.message(e));
+    if (outcome.usage) return usageError(outcome.line, sanitizer, command);
+    failed(error);
+    return 2;
   }
 }
 

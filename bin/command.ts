@@ -45,6 +45,16 @@ export class SetupError extends Error {
   override readonly name = 'SetupError';
 }
 
+/**
+ * What a command that threw comes to: a usage error (with the usage line), a setup problem, or
+ * the tool's own failure, said as such. All exit 2: 1 is only ever a verdict.
+ */
+export function thrown(error: unknown, program: string, message: (error: unknown) => string): { readonly usage: boolean; readonly line: string } {
+  if (error instanceof UsageError) return { usage: true, line: error.message };
+  if (error instanceof SetupError) return { usage: false, line: error.message };
+  return { usage: false, line: `internal error: ${message(error)} (a bug of ${program}, not a verdict; HOSTED_SITE_CONTRACT_DEBUG=1 shows where)` };
+}
+
 /** A flag's value from a fixed set: `fallback` when the flag was not given; else one of `choices`. */
 export function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback?: T): T | undefined {
   if (value === undefined) return fallback;

@@ -7,7 +7,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { SetupError, UsageError } from '../bin/command.ts';
-import { startMock, type RunningMock } from '../mock/server.ts';
+import { startMock, type MockFixtures } from '../mock/server.ts';
+import { canThread, startMockThread } from '../mock/thread.ts';
 import { LETTER_VARIANT } from '../mock/variants/conformant.ts';
 import { keySecret, Sanitizer, type SanitizedStream } from '../sanitize/sanitizer.ts';
 import { bytes } from './body.ts';
@@ -49,6 +50,9 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
   const options = parseConformArgs(args, io.env);
   if (options.live) sanitizer.add(keySecret(options.live.apiKey, 'HSC_API_KEY'));
   if (options.other) sanitizer.add(keySecret(options.other.apiKey, 'HSC_OTHER_API_KEY'));
+  // The embedded mock starts while the suite loads (on a thread of its own when compiled).
+  const starting = options.live ? undefined : startEmbedded(options);
+  starting?.catch(() => {}); // awaited below; a failure to start is reported there
   const suite = io.suite ?? (await import('./suite.ts')).defaultSuite;
   // Progress lines are counts only: the matcher as last built will do (no rebuild per line).
   const progress = createProgress(sanitizer.writer(io.stderr, { allowStale: true }));
@@ -60,27 +64,18 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     bodyCap: options.maxBodyKb * 1024,
     sanitizer,
   });
-  let mock: RunningMock | undefined;
+  let mock: Embedded | undefined;
   try {
     let endpoints: Endpoints;
     if (options.live) {
       endpoints = { baseUrl: options.live.baseUrl, main: options.live, ...(options.other ? { other: options.other } : {}) };
     } else {
-      // The reference mock takes the reading side of several conflicts; --strict asks for the letter.
-      const variantName = options.mockVariant ?? (options.strict ? LETTER_VARIANT : undefined);
-      const variant = variantName ? await checkedVariant(variantName) : undefined;
-      try {
-        mock = await startMock({ port: 0, ...(variant ? { variant } : {}), ...(options.mockLayout ? { layout: options.mockLayout } : {}) });
-      } catch (error) {
-        throw new SetupError(`cannot start the embedded mock: ${(error as Error).message}`);
-      }
+      mock = await starting!;
       const f = mock.fixtures;
       endpoints = { baseUrl: mock.url, main: { apiKey: f.apiKey, siteId: f.siteId }, other: { apiKey: f.otherApiKey, siteId: f.otherSiteId } };
       sanitizer.add(keySecret(f.apiKey, 'HSC_API_KEY'));
       sanitizer.add(keySecret(f.otherApiKey, 'HSC_OTHER_API_KEY'));
-      const layout = options.mockLayout ?? variant?.layout;
-      const as = [variantName && `variant ${variantName}`, layout && `layout ${layout}`].filter(Boolean).join(', ');
-      progress.say(`no --base-url: testing the embedded mock${as ? ` (${as})` : ''} at ${mock.url}`);
+      progress.say(`no --base-url: testing the embedded mock${mock.as ? ` (${mock.as})` : ''} at ${mock.url}`);
     }
 
     const startedAt = Date.now();
@@ -146,7 +141,31 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
   } finally {
     progress.end();
     await send.close();
-    await mock?.close();
+    await (mock ?? (await starting?.catch(() => undefined)))?.close();
+  }
+}
+
+/** The embedded mock as conform uses it: where it listens, its fixtures, and what it plays (variant, layout). */
+interface Embedded {
+  readonly url: string;
+  readonly fixtures: MockFixtures;
+  readonly as: string;
+  close(): Promise<void>;
+}
+
+async function startEmbedded(options: ConformOptions): Promise<Embedded> {
+  // The reference mock takes the reading side of several conflicts; --strict asks for the letter.
+  const variantName = options.mockVariant ?? (options.strict ? LETTER_VARIANT : undefined);
+  const variant = variantName ? await checkedVariant(variantName) : undefined;
+  const layout = options.mockLayout ?? variant?.layout;
+  const as = [variantName && `variant ${variantName}`, layout && `layout ${layout}`].filter(Boolean).join(', ');
+  try {
+    const mock = canThread
+      ? await startMockThread({ ...(variantName ? { variant: variantName } : {}), ...(options.mockLayout ? { layout: options.mockLayout } : {}) })
+      : await startMock({ port: 0, ...(variant ? { variant } : {}), ...(options.mockLayout ? { layout: options.mockLayout } : {}) });
+    return { url: mock.url, fixtures: mock.fixtures, as, close: () => mock.close() };
+  } catch (error) {
+    throw new SetupError(`cannot start the embedded mock: ${(error as Error).message}`);
   }
 }
 

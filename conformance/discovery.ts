@@ -99,9 +99,11 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const validate = await read(readOf('ValidatedKey'));
   if (validate.failure?.kind === 'throttled') throw new DiscoveryError(`GET /validate was ${validate.failure.message}`);
   if (validate.failure) {
-    // It was reached when the connection was taken and the answer broke off or made no sense.
-    const reached = validate.failure.kind === 'reset' || validate.failure.kind === 'protocol';
-    throw new DiscoveryError(`${reached ? 'no usable answer from' : 'cannot reach'} ${input.baseUrl}: ${validate.failure.message}`);
+    // It was reached when the connection was taken and the answer broke off or made no sense; a
+    // deadline passed says nothing of whether the connection was taken.
+    const kind = validate.failure.kind;
+    const what = kind === 'timeout' ? 'no answer from' : kind === 'reset' || kind === 'protocol' ? 'no usable answer from' : 'cannot reach';
+    throw new DiscoveryError(`${what} ${input.baseUrl}: ${validate.failure.message}`);
   }
   const validated = validate.response!;
   if (validated.status === 401) throw new DiscoveryError(`the API key was refused: GET /validate answered ${describe(validate)}`);

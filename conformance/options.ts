@@ -150,7 +150,7 @@ function checkWritable(file: string): void {
   }
   let fd: number | undefined;
   try {
-    fd = openSync(path, existing ? 'r+' : 'wx');
+    fd = openSync(path, existing ? 'a' : 'wx'); // 'a': writing needs no read permission, and truncates nothing yet
     writeSync(fd, Buffer.alloc(0));
   } catch (error) {
     throw new UsageError(`--output: ${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);

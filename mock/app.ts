@@ -11,6 +11,7 @@ import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
 import type { Endpoint } from '../spec/model.ts';
 import { mockErrorStatuses, operation, secretFieldNames } from '../spec/queries.ts';
+import { joinWarnings, omittedFieldsWarning, unknownFieldsWarning } from './body-warnings.ts';
 import { badRequest, HttpError, notFound, renderError, unauthorized, unknownEndpoint } from './errors.ts';
 import type { Context, Handlers } from './handler.ts';
 import type { Hooks } from './variant.ts';
@@ -84,12 +85,12 @@ function isJsonContentType(header: string | string[] | undefined): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** A body as read: the parsed object, its problems, and the unmarked fields it omits. */
+/** A body as read: the parsed object, its problems, and what a client author should be told of it. */
 interface ReadBody {
   readonly body: unknown;
   readonly problems: readonly Problem[];
-  /** Unmarked fields (UNK-BODY-MARKING) the body omits and the mock accepted anyway. */
-  readonly omitted: readonly string[];
+  /** Unmarked fields (UNK-BODY-MARKING) omitted, fields the endpoint does not have: accepted, with a warning. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -98,7 +99,7 @@ interface ReadBody {
  * 400 in the mock).
  */
 function readBody(endpoint: Endpoint, request: MockRequest, unmarked: UnmarkedFields): ReadBody {
-  if (!endpoint.body) return { body: undefined, problems: [], omitted: [] }; // endpoints without a body ignore whatever was sent
+  if (!endpoint.body) return { body: undefined, problems: [], warnings: [] }; // endpoints without a body ignore whatever was sent
   if (request.tooLarge) throw badRequest(`body larger than ${MAX_BODY_BYTES} bytes`);
   if (!isJsonContentType(request.headers['content-type'])) throw badRequest('the body must be application/json');
   const watched = watchesUnmarkedFields(endpoint.effect);
@@ -120,15 +121,12 @@ function readBody(endpoint: Endpoint, request: MockRequest, unmarked: UnmarkedFi
   if (endpoint.name === 'updateDnsRecords' && typeof recordName === 'string' && !formatRegex.hostname.test(recordName)) {
     problems.push({ path: '/name', problem: 'must be a host name' });
   }
-  return { body: parsed, problems, omitted: unmarked === 'optional' ? absent : [] };
+  const warnings = [
+    ...(unmarked === 'optional' && absent.length ? [omittedFieldsWarning(absent)] : []),
+    ...[unknownFieldsWarning(Object.keys(parsed), endpoint.body.map((f) => f.name))].filter((w): w is string => w !== undefined),
+  ];
+  return { body: parsed, problems, warnings };
 }
-
-/**
- * The warning an answer carries when the mock accepted a body without some unmarked fields: a
- * real server may require them (ASM-NOT-SHOWN-FIELDS-SENT). One header line, ASCII only.
- */
-export const omittedFieldsWarning = (omitted: readonly string[]): string =>
-  `omitted body field${omitted.length === 1 ? '' : 's'} ${omitted.join(', ')}: accepted, as the document does not mark ${omitted.length === 1 ? 'it' : 'them'} required or optional (UNK-BODY-MARKING); a server may require ${omitted.length === 1 ? 'it' : 'them'}, so send every field (ASM-NOT-SHOWN-FIELDS-SENT)`;
 
 /** The response header that carries the mock's warnings to client authors. */
 export const WARNING_HEADER = 'x-contract-warning';
@@ -227,7 +225,7 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       for (const value of Object.values(route.params)) if (!formatRegex.uuid.test(value)) throw notFound('resource');
       let query: unknown;
       let body: unknown;
-      let omitted: readonly string[] = [];
+      let warnings: readonly string[] = [];
       let refusal: HttpError | undefined;
       try {
         const read = readQuery(endpoint, url.searchParams);
@@ -235,7 +233,7 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
         const problems = [...read.problems, ...sent.problems];
         if (problems.length) throw invalid(read.problems.length ? (sent.problems.length ? 'query and body' : 'query parameters') : 'body', problems);
         ({ query } = read);
-        ({ body, omitted } = sent);
+        ({ body, warnings } = sent);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         refusal = error;
@@ -265,7 +263,7 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       };
       const handler = effective[endpoint.name as EndpointName] as (c: Context<EndpointName>) => unknown;
       const answer = handler(context);
-      const warning = omitted.length ? { [WARNING_HEADER]: omittedFieldsWarning(omitted) } : undefined;
+      const warning = warnings.length ? { [WARNING_HEADER]: joinWarnings(warnings) } : undefined;
       return { status: success.kind === 'ack' ? 202 : 200, body: answer, endpoint, ...(warning ? { headers: warning } : {}) };
     } catch (error) {
       if (error instanceof HttpError) {

@@ -91,6 +91,37 @@ describe('unmarked body fields (UNK-BODY-MARKING)', () => {
   );
 });
 
+describe('body fields the endpoint does not have', () => {
+  const withBody = api.endpoints.filter((e) => e.effect !== 'read' && (e.body ?? []).length > 0);
+
+  it('a misspelt field is accepted with a warning naming it and the field meant', async () => {
+    const req = validRequest(restore, tenant);
+    const { backup_id: id, ...rest } = req.body as Record<string, unknown>;
+    const answer = await send(lenient.url, { ...req, body: { ...rest, backupId: id } }, { apiKey: tenant.apiKey });
+    expect(answer.status).toBe(202);
+    expect(warningOf(answer)).toContain('"backupId" (did you mean backup_id?)');
+    // backup_id itself is unmarked, so its absence is named too.
+    expect(warningOf(answer)).toMatch(/omitted body field backup_id\b/);
+  });
+
+  it('any extra field, whatever its name, is accepted as without it, and named in an ASCII warning', async () => {
+    const arb = fc.tuple(fc.constantFrom(...withBody), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }));
+    await fc.assert(
+      fc.asyncProperty(arb, async ([endpoint, name]) => {
+        fc.pre(!(endpoint.body ?? []).some((f) => f.name === name));
+        const req = validRequest(endpoint, tenant);
+        const answer = await send(lenient.url, { ...req, body: { ...(req.body as object), [name]: 1 } }, { apiKey: tenant.apiKey });
+        expect(answer.status, answer.text).toBe(isAck(endpoint) ? 202 : 200);
+        const warning = warningOf(answer) ?? '';
+        expect(warning).toMatch(/^[\x20-\x7e]*$/);
+        expect(warning).toContain(JSON.stringify(name.slice(0, 8)).slice(1, -1).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+        expect(warning).toContain('the document does not say whether a server refuses');
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('a 400 lists every problem at once', () => {
   it('a type error and a missing field of a restore (strict) are both in data.problems', async () => {
     const req = without(validRequest(restore, strictTenant), ['notified_user_id']);

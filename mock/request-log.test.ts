@@ -64,6 +64,36 @@ describe('the request log', () => {
   });
 });
 
+describe('values a client author names like secrets, beyond what the document marks', () => {
+  it.each([
+    ['a password field of their own', { email: 'a@example.test', password: 'hunter2hunter2' }, 'hunter2hunter2'],
+    ['an API key field, nested', { options: { api_key: 'k-1234567890abcdef' } }, 'k-1234567890abcdef'],
+    ['a client secret in an array', { items: [{ client_secret: 'cs-0987654321' }] }, 'cs-0987654321'],
+    ['an option in a WP-CLI command', { command: 'user create bob bob@example.test --user_pass=TopSecretValue99 --role=editor' }, 'TopSecretValue99'],
+    ['a quoted option value', { command: "config set --password 'quoted secret 42'" }, 'quoted secret 42'],
+  ])('hides %s', async (_, body, secret) => {
+    const logged = await logOf(`/sites/environments/${env().id}/wpa-create-user`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.fixtures.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('[redacted]');
+    expect(logged[0]).not.toContain(secret);
+  });
+
+  it('keeps what is not named like a secret', async () => {
+    const logged = await logOf(`/sites/environments/${env().id}/wpa-create-user`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.fixtures.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'kept@example.test', author: 'Ada', command: 'plugin list --status=active' }),
+    });
+    expect(logged[0]).toContain('kept@example.test');
+    expect(logged[0]).toContain('"author":"Ada"');
+    expect(logged[0]).toContain('--status=active');
+  });
+});
+
 const env = () => mock.store.companies[0]!.sites[0]!.environments[0]!;
 const resetSite = api.endpoints.find((e) => e.name === 'resetSite')!;
 

@@ -20,6 +20,26 @@ export interface RequestLogEntry {
   readonly warning?: string;
 }
 
+/**
+ * Names that say "secret" whatever the document marks: a client author's own fields (`password`,
+ * `api_key`, `client_secret`) and command-line options inside values (`--user_pass=…`). The
+ * sanitizer hides what the model marks secret; the log hides these too, since it shows bodies
+ * the document never described.
+ */
+const SECRET_NAME = /pass(?:word|wd|phrase|_|$)|pwd|secret|token|api_?key|private_?key|authoriz|authent|credential/i;
+const SECRET_OPTION = /(--?[A-Za-z0-9_-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|private_?key|authoriz|authent|credential)[A-Za-z0-9_-]*(?:=|\s+))("[^"]*"|'[^']*'|\S+)/gi;
+/** Nesting past which a body is not walked (it is at most SHOWN_BODY_BYTES long anyway). */
+const MAX_SHOWN_DEPTH = 32;
+
+/** `body` with the values of fields and options named like secrets replaced. */
+export function withSecretNamesHidden(body: unknown, depth = 0): unknown {
+  if (typeof body === 'string') return body.replace(SECRET_OPTION, (_, name: string) => `${name}[redacted]`);
+  if (typeof body !== 'object' || body === null) return body;
+  if (depth >= MAX_SHOWN_DEPTH) return '[not shown: nested too deep]';
+  if (Array.isArray(body)) return body.map((v) => withSecretNamesHidden(v, depth + 1));
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, SECRET_NAME.test(k) && v !== null ? '[redacted]' : withSecretNamesHidden(v, depth + 1)]));
+}
+
 /** Bodies longer than this are logged by size only: cutting one could cut a secret the sanitizer would no longer know. */
 const SHOWN_BODY_BYTES = 4096;
 
@@ -30,7 +50,7 @@ function loggedBody(request: MockRequest): unknown {
   if (size > SHOWN_BODY_BYTES) return `[${size} bytes, not shown]`;
   const parsed = parseJsonBody(request);
   // Text that is not JSON has no fields to redact by name: only its size is logged.
-  return parsed === undefined ? `[${size} bytes, not JSON]` : parsed;
+  return parsed === undefined ? `[${size} bytes, not JSON]` : withSecretNamesHidden(parsed);
 }
 
 /** The entry for an answered request; secrets are still in it (the server sanitizes every entry). */

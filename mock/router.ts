@@ -77,7 +77,7 @@ export interface RouteMiss {
 const SKIP = 1;
 
 /** Levenshtein distance over characters, divided by the longer length: 0 equal, 1 nothing shared. */
-function textDistance(a: string, b: string): number {
+export function textDistance(a: string, b: string): number {
   if (a === b) return 0;
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,8 +1,8 @@
 /**
  * Peak memory of a full conformance run (`--allow-destructive`, every probe and scenario) under
  * `--max-old-space-size=256`, against hostile targets whose every answer but discovery's is a
- * 200 MiB body, JSON nested 100 000 levels deep or a gzip bomb (conformance/hostile/servers.ts,
- * scope `most`), next to the same run against the embedded mock. Target: under 300 MB peak RSS,
+ * 200 MiB body, JSON nested 100 000 levels deep or a gzip bomb, or that serves eight passwords of
+ * 400 000 characters (conformance/hostile/servers.ts, scope `most`), next to the same run against the embedded mock. Target: under 300 MB peak RSS,
  * and the run completes (exit 1: failures named), never an exhausted heap. Reported, never
  * asserted; conformance/hostile.test.ts asserts completion under the same heap limit.
  */
@@ -77,6 +77,7 @@ export const section: Section = {
       ['deep-json', 'every answer JSON 100 000 levels deep'],
       ['huge-body', 'every answer a 200 MiB body'],
       ['gzip-bomb', 'every answer a gzip bomb'],
+      ['long-passwords', 'eight served passwords of 400 000 non-ASCII characters'],
     ] as const) {
       rows.push(row(`full run, ${what}`, await repeat(() => hostileRun(behaviour))));
     }
