@@ -63,7 +63,7 @@ const commands: readonly Command[] = [
     summary: 'run the suite against every fault and conformant variant of the mock; print the detection score',
     usage: 'self-test [--list] [--only NAME,...] [--shard I/N] [--jobs N] [--json FILE]',
     flags: [
-      '--list           list the catalogue (name, the rule and operation a fault must be caught as)',
+      '--list           list the catalogue (name, the rule and operation a fault must be caught as); with --only or --shard, the variants a run would take',
       '--only NAME,...  run only these variants',
       '--shard I/N      run shard I of N (a CI matrix job): every Nth of the chosen variants in catalogue order,',
       '                 starting with the Ith; the N shards together run each chosen variant exactly once',

@@ -121,6 +121,17 @@ describe('self-test --shard, as a user runs it', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('--list with --shard lists that shard only; the shards’ lists together are the catalogue, once each', async () => {
+    const names = (stdout: string) => stdout.trimEnd().split('\n').map((line) => line.split(/\s+/)[1]);
+    const shards = await Promise.all([1, 2, 3].map((i) => cli('--list', '--shard', `${i}/3`)));
+    for (const run of shards) expect(run.code).toBe(0);
+    const listed = shards.flatMap((run) => names(run.stdout));
+    expect([...listed].sort()).toEqual(catalogue.map((v) => v.name).sort());
+    expect(new Set(listed).size).toBe(listed.length);
+    const only = await cli('--list', '--only', catalogue[1]!.name);
+    expect(names(only.stdout)).toEqual([catalogue[1]!.name]);
+  });
+
   it('with --only and --json: runs the shard of the chosen variants and says which in the table and the report', async () => {
     const [first, second, third] = catalogue.filter((v) => v.kind === 'conformant').map((v) => v.name);
     const dir = await mkdtemp(join(tmpdir(), 'hsc-shard-'));

@@ -174,15 +174,16 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
     shard: { type: 'string' },
   });
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-  if (flags.list) {
-    for (const v of catalogue) console.log(`${v.kind.padEnd(10)} ${v.name}  ${expectedOf(v) ?? ''}  ${v.description}`);
-    return 0;
-  }
   const names = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
   const unknown = names?.filter((n) => !catalogue.some((v) => v.name === n)) ?? [];
   if (unknown.length) throw new UsageError(`--only: no variant named ${unknown.map((n) => `'${n}'`).join(', ')}`);
   const selected = names ? catalogue.filter((v) => names.includes(v.name)) : catalogue;
   const chosen = shard ? shardOf(selected, shard) : selected;
+  // --list shows what a run with the same --only and --shard would run (a matrix job's share, before it runs).
+  if (flags.list) {
+    for (const v of chosen) console.log(`${v.kind.padEnd(10)} ${v.name}  ${expectedOf(v) ?? ''}  ${v.description}`);
+    return 0;
+  }
   const jobs = flags.jobs === undefined ? Math.max(2, availableParallelism()) : Number(flags.jobs);
   if (!(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64)) throw new UsageError(`--jobs needs a whole number from 1 to 64, not '${flags.jobs}'`);
 

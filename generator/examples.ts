@@ -8,6 +8,7 @@
 import { validRequests } from '../conformance/probes/inputs.ts';
 import type { DiscoveredIds } from '../conformance/types.ts';
 import { createApp, type MockResponse } from '../mock/app.ts';
+import { HttpError, renderError } from '../mock/errors.ts';
 import { fixtureUuid } from '../mock/fixtures.ts';
 import { Store } from '../mock/store.ts';
 import type { Hooks } from '../mock/variant.ts';
@@ -116,8 +117,8 @@ function answerOf(
 
 /**
  * The mock's error answers that a request can provoke on the first endpoint where it applies:
- * 401 without a key, 404 for an unknown id, 400 for a body that is not an object. 500 is not
- * something the reference mock answers, so it has no example.
+ * 401 without a key, 404 for an unknown id, 400 for a body that is not an object; and 500 as the
+ * mock answers when its own pipeline fails (mock/server.ts), the only 500 it ever gives.
  */
 function errorAnswers(api: Api, ids: DiscoveredIds, authorization: string): Map<ErrorStatus, unknown> {
   const result = new Map<ErrorStatus, unknown>();
@@ -139,5 +140,6 @@ function errorAnswers(api: Api, ids: DiscoveredIds, authorization: string): Map<
     const unknown = Object.fromEntries(withId.pathParams.map((p) => [p.name, fixtureUuid(`openapi-example/unknown/${p.name}`)]));
     record(404, answerOf(api, withId, unknown, {}, undefined, authorization));
   }
+  result.set(500, renderError(new HttpError(500)));
   return result;
 }

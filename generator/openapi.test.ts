@@ -239,6 +239,12 @@ describe('the OpenAPI JSON Schemas under ajv (draft 2020-12)', () => {
     if (isAck(e)) expect(op.responses['202'].content['application/json'].example.operation_id).toMatch(new RegExp(operationIdPattern(e.success.operationKind)));
   });
 
+  it('every error response the operations use has an example, 500 included', () => {
+    const used = new Set(Object.values(doc.paths as Node).flatMap((item: Node) => Object.values(item).flatMap((op: Node) => Object.values((op.responses ?? {}) as Node).map((r: Node) => r.$ref).filter(Boolean))));
+    expect([...used]).toContain('#/components/responses/Error500');
+    for (const ref of used) expect(deref({ $ref: ref }).content['application/json'], ref).toHaveProperty('example');
+  });
+
   it('every resource schema has an example', () => {
     for (const r of api.resources) expect(doc.components.schemas[r.name].examples, r.name).toHaveLength(1);
   });

@@ -53,6 +53,7 @@ export function openApiDocument(api: Api): Node {
         'document lets a server answer one more status, the operation names it under `x-conflicts`.',
         'Tags are the tag groups the document names; which endpoint belongs to which group is our choice (ASM-TAG-GROUPS).',
         'What the document leaves open is listed under `x-unknowns`, the choices made anyway under `x-assumptions`.',
+        'The document names no contact and no licence, so `info` carries neither (none is invented).',
       ].join(' '),
     },
     servers: [

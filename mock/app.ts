@@ -222,7 +222,10 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       const company = keyCompany ?? store.companies[0]!;
       if (!route || !endpoint) throw unknownRoute(request.method, url.pathname);
       // Ids that are not UUIDs name nothing: 404 (CONFLICT-READ-MALFORMED-ID, CONFLICT-ACTION-UNKNOWN-RESOURCE).
-      for (const value of Object.values(route.params)) if (!formatRegex.uuid.test(value)) throw notFound('resource');
+      for (const param of endpoint.pathParams) {
+        const value = (route.params as Record<string, string>)[param.name];
+        if (value !== undefined && !formatRegex.uuid.test(value)) throw notFound((param.refersTo ?? param.name).replace(/-/g, ' '), { parameter: param.name });
+      }
       let query: unknown;
       let body: unknown;
       let warnings: readonly string[] = [];

@@ -166,6 +166,22 @@ describe('an unknown path or method', () => {
     expect(answer.body.data).toEqual({ resource: 'site' });
   });
 
+  it('an id that is not a UUID, whatever the body, names what its parameter names', async () => {
+    for (const endpoint of api.endpoints.filter((e) => e.pathParams.length > 0)) {
+      for (const param of endpoint.pathParams) {
+        const path = fillPath(endpoint.path, Object.fromEntries(endpoint.pathParams.map((p) => [p.name, p === param ? 'not-a-uuid' : tenant.env.id])));
+        const answer = await fetch(`${lenient.url}${path}`, {
+          method: endpoint.method,
+          headers: { authorization: `Bearer ${lenient.fixtures.apiKey}`, 'content-type': 'application/json' },
+          ...(endpoint.body && endpoint.method !== 'GET' ? { body: '{"bad": [' } : {}), // fetch sends no body with GET
+        });
+        const body = (await answer.json()) as { data?: { resource?: string; parameter?: string } };
+        expect(answer.status, `${operation(endpoint)} with ${param.name}`).toBe(404);
+        expect(body.data, `${operation(endpoint)} with ${param.name}`).toEqual({ resource: param.refersTo!.replace(/-/g, ' '), parameter: param.name });
+      }
+    }
+  });
+
   // A template whose literal segment is misspelt by one character, or sent under another method.
   const templated = api.endpoints.filter((e) => e.path.split('/').some((s) => s.length >= 5 && !s.startsWith('{')));
   const sample = (e: Endpoint) => fillPath(e.path, Object.fromEntries(e.pathParams.map((p) => [p.name, '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d'])));
