@@ -154,7 +154,7 @@ describe('the default run against the embedded mock', () => {
     expect(report.checks.map((c) => `${c.rule} ${c.operation}`)).toEqual(want);
     // Every rule exercised on every endpoint it applies to: nothing skipped, nothing failed.
     expect(report.checks.filter((c) => c.outcome !== 'passed')).toEqual([]);
-    expect(report.summary).toEqual({ passed: want.length, failed: 0, skipped: 0, warnings: 0, distinctFailures: 0, ruleViolations: 0 });
+    expect(report.summary).toEqual({ passed: want.length, failed: 0, skipped: 0, warnings: 0, distinctFailures: 0, ruleViolations: 0, failingExchanges: 0 });
     expect(report.coverage).toMatchObject({ checked: want.length, total: want.length, skipped: [] });
   });
 

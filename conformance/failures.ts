@@ -1,9 +1,17 @@
 /**
- * The failures a run keeps. One exchange that breaks several rules is one failure listing them
- * all (a root cause, not its echoes); the rows of every rule it broke still fail. Memory stays
- * bounded: at most `cap` failures are kept per (rule, operation, severity), the first in probe
- * order whatever order the answers arrive in; a failure is listed when any of its rules keeps it.
- * Those not listed are counted once each, under the rules they broke together.
+ * The failures a run keeps: root causes, not echoes. One exchange that breaks several rules is one
+ * failure listing them all; failures with the same symptom are one distinct failure with the
+ * number of its occurrences. The symptom is what was observed, nothing inferred: the severity, the
+ * operation, the set of rules broken together, and what the answer showed (its status, or the
+ * kind of transport failure). The verdict's title does not enter: it carries values read from the
+ * answer (a field path, an operation id's kind, a media type), so one cause would scatter into as
+ * many failures as values; the few examples kept show the titles of the first occurrences.
+ *
+ * Memory stays bounded: at most `cap` distinct failures are listed per (rule, operation,
+ * severity), those whose first occurrence comes first in probe order, whatever order the answers
+ * arrive in; a failure is listed when any of its rules lists it. Each listed one keeps its first
+ * occurrence in full and the next few (its examples) without their answers. Those not listed are
+ * counted, once each, under the rules they broke together.
  */
 import type { Shrunk } from './shrink.ts';
 import { api } from '../spec/api.ts';
@@ -20,11 +28,34 @@ export interface RawFailure {
   readonly verdict: Verdict;
   readonly probe: string;
   readonly exchange?: Exchange;
+  /** What was observed besides the rules, when not the exchange's answer (`answerOf`): a scenario names itself. */
+  readonly symptom?: string;
   /** The smallest failing input shrinking found from `exchange`'s (shrink.ts). */
   readonly shrunk?: Shrunk;
 }
 
+/** One distinct failure: its first occurrence in probe order stands for all. */
+export interface FailureGroup {
+  readonly failure: RawFailure;
+  /** Failures with this symptom, the first included. */
+  readonly occurrences: number;
+  /** The next occurrences in probe order (at most `EXAMPLES_KEPT`), without their answers. */
+  readonly examples: readonly RawFailure[];
+}
+
+/** Occurrences kept per distinct failure besides its first: examples of what else showed it. */
+export const EXAMPLES_KEPT = 3;
+
 export const rulesOf = (f: RawFailure): readonly RuleId[] => f.rules ?? [f.rule];
+
+/** What an exchange's answer showed: its status, or why there was none. */
+export const answerOf = (exchange: Exchange | undefined): string =>
+  exchange?.response ? `status ${exchange.response.status}` : exchange?.failure ? `no answer: ${exchange.failure.kind}` : 'no exchange';
+
+const severityOf = (f: RawFailure): 'error' | 'warning' => f.verdict.severity ?? 'error';
+
+/** The symptom a failure shows: failures with the same one are one distinct failure. */
+export const symptomKey = (f: RawFailure): string => JSON.stringify([severityOf(f), f.operation, rulesOf(f), f.symptom ?? answerOf(f.exchange)]);
 
 const ruleOrder = new Map(api.rules.map((r, i) => [r.id, i]));
 
@@ -48,104 +79,166 @@ export function mergeVerdicts(broken: readonly { readonly rule: RuleId; readonly
 interface Kept {
   readonly order: number;
   readonly seq: number;
-  readonly failure: RawFailure;
+  failure: RawFailure;
+}
+
+interface Group {
+  readonly rules: readonly RuleId[];
+  readonly operation: string;
+  readonly severity: 'error' | 'warning';
+  occurrences: number;
+  /** Where its first occurrence was found (probe index; scenarios come after), and when it was recorded (ties). */
+  first: number;
+  firstSeq: number;
+  /** The first occurrences in probe order, at most 1 + EXAMPLES_KEPT; only while listed. */
+  kept: Kept[];
+  /** Pairs that list it. */
+  listedIn: number;
 }
 
 interface Pair {
-  readonly rule: RuleId;
-  readonly operation: string;
-  readonly severity: 'error' | 'warning';
-  /** Failures (or warnings) that broke this rule on this operation, kept or not. */
-  count: number;
-  kept: Kept[];
+  /** Distinct failures listed under this (rule, operation, severity), in probe order of their first occurrence. */
+  readonly groups: Group[];
+}
+
+/** A row's distinct failures (error severity) and their occurrences. */
+export interface RowFailures {
+  readonly failures: number;
+  readonly occurrences: number;
 }
 
 export class FailureLog {
   readonly #cap: number;
   readonly #slim: (failure: RawFailure) => RawFailure;
+  readonly #groups = new Map<string, Group>();
   readonly #pairs = new Map<string, Pair>();
-  /** Failures recorded per (rules broken together, operation, severity), kept or not. */
-  readonly #together = new Map<string, { -readonly [K in keyof Unlisted]: Unlisted[K] }>();
   #seq = 0;
   #distinct = 0;
   #violations = 0;
+  #occurrences = 0;
 
-  /** `slim` copies what a kept failure needs (a capped excerpt of its answer), once per failure kept. */
+  /** `slim` copies what a kept failure needs (a capped excerpt of its answer), once per occurrence kept. */
   constructor(cap: number, slim: (failure: RawFailure) => RawFailure) {
     this.#cap = cap;
     this.#slim = slim;
   }
 
-  /** Failures recorded (error severity), one per exchange or scenario, kept or not. */
+  /** Distinct failures recorded (error severity), listed or not. */
   get distinct(): number {
     return this.#distinct;
   }
 
-  /** Rules those failures broke, counted per failure. */
+  /** Rules those distinct failures broke, counted once per distinct failure. */
   get violations(): number {
     return this.#violations;
   }
 
-  /** Records a failure found at `order` (the probe's index; scenarios come after). */
-  record(order: number, failure: RawFailure): void {
-    const severity = failure.verdict.severity ?? 'error';
-    const rules = rulesOf(failure);
-    if (severity === 'error') {
-      this.#distinct++;
-      this.#violations += rules.length;
-    }
-    const pairs = rules.map((rule) => this.#pair(rule, failure.operation, severity));
-    for (const pair of pairs) pair.count++;
-    const together = togetherKey(rules, failure.operation, severity);
-    const group = this.#together.get(together);
-    if (group) group.count++;
-    else this.#together.set(together, { rules: [...rules], operation: failure.operation, severity, count: 1 });
-    const open = pairs.filter((p) => p.kept.length < this.#cap || p.kept[p.kept.length - 1]!.order > order);
-    if (!open.length) return;
-    const kept: Kept = { order, seq: this.#seq++, failure: this.#slim(failure) };
-    for (const pair of open) {
-      pair.kept.push(kept);
-      pair.kept.sort(byOrder);
-      if (pair.kept.length > this.#cap) pair.kept.pop();
-    }
+  /** Failures recorded (error severity): the occurrences of the distinct ones. */
+  get occurrences(): number {
+    return this.#occurrences;
   }
 
-  /** The failures and warnings kept by any of their rules, in probe order. */
-  listed(): RawFailure[] {
-    const all = new Set<Kept>();
-    for (const pair of this.#pairs.values()) for (const k of pair.kept) all.add(k);
-    return [...all].sort(byOrder).map((k) => k.failure);
+  /** Records a failure found at `order` (the probe's index; scenarios come after). */
+  record(order: number, failure: RawFailure): void {
+    const key = symptomKey(failure);
+    let group = this.#groups.get(key);
+    if (!group) {
+      group = { rules: [...rulesOf(failure)], operation: failure.operation, severity: severityOf(failure), occurrences: 0, first: Infinity, firstSeq: 0, kept: [], listedIn: 0 };
+      this.#groups.set(key, group);
+      if (group.severity === 'error') [this.#distinct, this.#violations] = [this.#distinct + 1, this.#violations + group.rules.length];
+    }
+    if (group.severity === 'error') this.#occurrences++;
+    const seq = this.#seq++;
+    group.occurrences++;
+    if (order < group.first) [group.first, group.firstSeq] = [order, seq];
+    for (const rule of group.rules) this.#place(this.#pair(rule, group.operation, group.severity), group);
+    if (group.listedIn === 0) return;
+    const kept = group.kept;
+    if (kept.length >= 1 + EXAMPLES_KEPT && byOrder(kept[kept.length - 1]!, { order, seq }) < 0) return;
+    const item: Kept = { order, seq, failure: this.#slim(failure) };
+    kept.push(item);
+    kept.sort(byOrder);
+    if (kept.length > 1 + EXAMPLES_KEPT) kept.pop();
+    // Examples need no answer: only the first occurrence's is shown.
+    for (const k of kept.slice(1)) k.failure = withoutAnswer(k.failure);
+  }
+
+  /** The distinct failures and warnings listed under any of their rules, in probe order of their first occurrence. */
+  listed(): FailureGroup[] {
+    return [...this.#groups.values()]
+      .filter((g) => g.listedIn > 0 && g.kept[0])
+      .sort((a, b) => a.first - b.first || a.firstSeq - b.firstSeq)
+      .map((g) => ({ failure: g.kept[0]!.failure, occurrences: g.occurrences, examples: g.kept.slice(1).map((k) => k.failure) }));
   }
 
   /**
-   * The failures listed under no rule, counted once each per (rules broken together, operation,
+   * The distinct failures listed under no rule, counted per (rules broken together, operation,
    * severity): one root cause across three rules is one count, not three echoes of it.
    */
   unlisted(): Unlisted[] {
-    const listed = new Map<string, number>();
-    for (const f of this.listed()) {
-      const key = togetherKey(rulesOf(f), f.operation, f.verdict.severity ?? 'error');
-      listed.set(key, (listed.get(key) ?? 0) + 1);
+    const together = new Map<string, Unlisted>();
+    for (const g of this.#groups.values()) {
+      if (g.listedIn > 0) continue;
+      const key = JSON.stringify([g.rules, g.operation, g.severity]);
+      const u = together.get(key);
+      together.set(key, { rules: g.rules, operation: g.operation, severity: g.severity, count: (u?.count ?? 0) + 1, occurrences: (u?.occurrences ?? 0) + g.occurrences });
     }
-    return [...this.#together.entries()].map(([key, g]) => ({ ...g, count: g.count - (listed.get(key) ?? 0) })).filter((g) => g.count > 0);
+    return [...together.values()];
+  }
+
+  /** A (rule, operation) row's distinct failures of error severity, listed or not; undefined when it has none. */
+  row(rule: RuleId, operation: string): RowFailures | undefined {
+    let failures = 0;
+    let occurrences = 0;
+    for (const g of this.#groups.values()) {
+      if (g.severity !== 'error' || g.operation !== operation || !g.rules.includes(rule)) continue;
+      failures++;
+      occurrences += g.occurrences;
+    }
+    return failures ? { failures, occurrences } : undefined;
+  }
+
+  /** Lists `group` under `pair` when it is among the `cap` whose first occurrence comes first; one pushed out of every pair drops its examples. */
+  #place(pair: Pair, group: Group): void {
+    const groups = pair.groups;
+    if (!groups.includes(group)) {
+      const last = groups[groups.length - 1];
+      if (groups.length >= this.#cap && last && byFirst(last, group) <= 0) return;
+      groups.push(group);
+      group.listedIn++;
+    }
+    groups.sort(byFirst);
+    if (groups.length <= this.#cap) return;
+    const out = groups.pop()!;
+    if (--out.listedIn === 0) out.kept = [];
   }
 
   #pair(rule: RuleId, operation: string, severity: 'error' | 'warning'): Pair {
-    const key = pairKey(rule, operation, severity);
+    const key = `${rule} ${operation} ${severity}`;
     let pair = this.#pairs.get(key);
-    if (!pair) this.#pairs.set(key, (pair = { rule, operation, severity, count: 0, kept: [] }));
+    if (!pair) this.#pairs.set(key, (pair = { groups: [] }));
     return pair;
   }
 }
 
-/** Failures not listed, of one set of rules broken together on one operation. */
+/** Distinct failures not listed, of one set of rules broken together on one operation. */
 export interface Unlisted {
   readonly rules: readonly RuleId[];
   readonly operation: string;
   readonly severity: 'error' | 'warning';
+  /** Distinct failures. */
   readonly count: number;
+  /** Their occurrences. */
+  readonly occurrences: number;
 }
 
-const pairKey = (rule: string, operation: string, severity: string) => `${rule} ${operation} ${severity}`;
-const togetherKey = (rules: readonly string[], operation: string, severity: string) => `${rules.join('+')} ${operation} ${severity}`;
-const byOrder = (a: Kept, b: Kept) => a.order - b.order || a.seq - b.seq;
+/** An example occurrence: its request and verdict, not the answer. */
+function withoutAnswer(failure: RawFailure): RawFailure {
+  const exchange = failure.exchange;
+  if (!exchange?.response) return failure;
+  const { response: _response, ...rest } = exchange;
+  return { ...failure, exchange: rest };
+}
+
+const byOrder = (a: { order: number; seq: number }, b: { order: number; seq: number }) => a.order - b.order || a.seq - b.seq;
+const byFirst = (a: Group, b: Group) => a.first - b.first || a.firstSeq - b.firstSeq;

@@ -1,7 +1,7 @@
 /**
  * The runner with a small stub suite and a fake transport: the rows it reports, the order of
- * failures, `--only`, scenarios, and the failures it must never swallow (transport failures no
- * check takes, checks and scenarios that crash).
+ * failures and how they are grouped by symptom, `--only`, scenarios, and the failures it must
+ * never swallow (transport failures no check takes, checks and scenarios that crash).
  */
 import { describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
@@ -36,11 +36,13 @@ const probe = (rule: RuleId, name: string, title: string): Probe => ({
   request: { method: endpoint(name).method, url: `${stubTarget.baseUrl}${endpoint(name).path}`, headers: {} },
 });
 
-/** 401 for AUTH-401 probes, 200 otherwise; a random delay so completion order is shuffled. */
+/** The status a title names (`status 418`), else 401 for AUTH-401 probes and 200 otherwise; a random delay so completion order is shuffled. */
 const fakeSend: Send = async (p) => {
   await new Promise((r) => setTimeout(r, Math.random() * 5));
   if (p.title.includes('timeout')) return { probe: p, failure: { kind: 'timeout', message: 'no complete answer within 10 ms', ms: 10 }, throttled: 0 };
-  return { probe: p, response: p.rule === 'AUTH-401' ? json(401, { message: 'no key', status: 401 }) : json(200, { ok: true }), throttled: 0 };
+  const named = /status (\d{3})/.exec(p.title)?.[1];
+  const status = named ? Number(named) : p.rule === 'AUTH-401' ? 401 : 200;
+  return { probe: p, response: status === 200 ? json(200, { ok: true }) : json(status, { message: 'no key', status }), throttled: 0 };
 };
 
 /** AUTH-401 expects 401 and fails probes whose title says "bad"; ERR-BODY warns on every error. */
@@ -117,12 +119,33 @@ describe('runConformance', () => {
     expect(report.checks.find((c) => c.rule === 'AUTH-401' && c.operation === 'GET /sites/{site_id}/environments')).toMatchObject({ outcome: 'passed', exchanges: 10 });
   });
 
-  it('keeps failures in probe order whatever order the answers come in', async () => {
-    const probes = Array.from({ length: 30 }, (_, i) => probe('AUTH-401', i % 2 ? 'getSite' : 'listEnvironments', `bad ${String(i).padStart(2, '0')}`));
-    const titles = (await run(suite(probes))).failures.map((f) => f.probe);
-    expect(titles).toEqual([...titles].sort());
-    const again = (await run(suite(probes))).failures.map((f) => f.probe);
-    expect(again).toEqual(titles);
+  it('keeps failures in probe order of their first occurrence whatever order the answers come in', async () => {
+    const probes = Array.from({ length: 30 }, (_, i) => probe('AUTH-401', i % 2 ? 'getSite' : 'listEnvironments', `bad ${String(i).padStart(2, '0')} status ${400 + (i % 6)}`));
+    const view = (r: Awaited<ReturnType<typeof run>>) => r.failures.map((f) => [f.probe, f.occurrences, f.examples?.map((e) => e.probe)]);
+    const first = view(await run(suite(probes)));
+    // Six symptoms (operation and status), five occurrences each: the first shown, the next three as examples.
+    expect(first).toEqual(probes.slice(0, 6).map((p, i) => [p.title, 5, [1, 2, 3].map((k) => probes[i + 6 * k]!.title)]));
+    expect(view(await run(suite(probes)))).toEqual(first);
+  });
+
+  it('failures with the same symptom are one distinct failure: the operation, the rules broken together and the status, not the title', async () => {
+    const probes = [
+      probe('AUTH-401', 'getSite', 'bad a'),
+      probe('AUTH-401', 'getSite', 'bad b'), // same symptom, another title
+      probe('AUTH-401', 'getSite', 'bad c status 403'), // another status
+      probe('AUTH-401', 'listEnvironments', 'bad d'), // another operation
+      probe('AUTH-401', 'getSite', 'fine'),
+    ];
+    const report = await run(suite(probes));
+    expect(report.failures.map((f) => [f.probe, f.operation, f.response?.status, f.occurrences])).toEqual([
+      ['bad a', 'GET /sites/{site_id}', 401, 2],
+      ['bad c status 403', 'GET /sites/{site_id}', 403, 1],
+      ['bad d', 'GET /sites/{site_id}/environments', 401, 1],
+    ]);
+    expect(report.failures[0]!.examples).toEqual([{ probe: 'bad b', title: 'bad bad b', request: probes[1]!.request }]);
+    expect(report.summary).toMatchObject({ distinctFailures: 3, ruleViolations: 3, failingExchanges: 4 });
+    // A row counts its distinct failures and their occurrences.
+    expect(report.checks.find((c) => c.rule === 'AUTH-401' && c.operation === 'GET /sites/{site_id}')).toMatchObject({ outcome: 'failed', failures: 2, occurrences: 3 });
   });
 
   it('fails a row on an error verdict; a warning alone does not fail the run', async () => {
@@ -130,7 +153,11 @@ describe('runConformance', () => {
     expect(report.ok).toBe(false);
     expect(report.failures).toHaveLength(1);
     expect(report.failures[0]).toMatchObject({ rule: 'AUTH-401', operation: 'GET /sites/{site_id}', severity: 'error', seed: 7 });
-    expect(report.warnings).toHaveLength(2);
+    // One warning per operation: the same symptom on each of its exchanges.
+    expect(report.warnings.map((w) => [w.operation, w.occurrences])).toEqual([
+      ['GET /sites/{site_id}', 1],
+      ['GET /sites/{site_id}/environments', 1],
+    ]);
     expect(report.checks.find((c) => c.rule === 'ERR-BODY' && c.operation === 'GET /sites/{site_id}')?.outcome).toBe('passed');
   });
 
@@ -191,7 +218,7 @@ describe('runConformance', () => {
     expect(report.ok).toBe(true);
   });
 
-  it('runs scenarios after the probes, judges their exchanges and fails every row of a failed scenario', async () => {
+  it('runs scenarios after the probes, judges their exchanges, and a failed scenario fails the row of its action once; its read row says where', async () => {
     const order: string[] = [];
     const send: Send = (p) => (order.push(p.title), fakeSend(p));
     const report = await run(
@@ -219,7 +246,15 @@ describe('runConformance', () => {
     expect(order).toEqual(['no key', 'bad inside scenario']);
     expect(report.failures.map((f) => `${f.rule} ${f.title}`)).toEqual(['AUTH-401 bad bad inside scenario', 'STATE-SFTP-REMOVE still listed']);
     const rows = report.checks.filter((c) => c.rule === 'STATE-SFTP-REMOVE');
-    expect(rows.map((r) => r.outcome)).toEqual(['failed', 'failed']);
+    const action = 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}';
+    const read = rows.find((r) => r.operation !== action)!;
+    expect(rows.find((r) => r.operation === action)).toMatchObject({ outcome: 'failed', failures: 1, occurrences: 1 });
+    expect(read).toMatchObject({ operation: 'GET /sites/environments/{env_id}/additional-sftp-accounts', outcome: 'passed' });
+    expect(read.failures).toBeUndefined();
+    expect(read.reason).toContain(`counted on the row of the action it is about, ${action}`);
+    expect(report.failures.find((f) => f.rule === 'STATE-SFTP-REMOVE')).toMatchObject({ operation: action, occurrences: 1 });
+    // Every distinct failure counts once per rule it broke, on its own operation's row.
+    expect(report.checks.reduce((n, c) => n + (c.failures ?? 0), 0)).toBe(report.summary.ruleViolations);
   });
 
   it('one exchange that breaks several rules is one failure listing them in rule order; each rule\'s row fails', async () => {
@@ -227,13 +262,12 @@ describe('runConformance', () => {
     const statusSet: Check = { rule: 'STATUS-SET', applies: (e) => e.response !== undefined, check: (_, e) => (e.probe.title.includes('bad') ? { title: 'odd status', message: 'not in the set.' } : undefined) };
     const probes = [probe('AUTH-401', 'getSite', 'bad one'), probe('AUTH-401', 'getSite', 'bad two'), probe('INPUT-ACCEPT', 'listEnvironments', 'bad read'), probe('AUTH-401', 'getSite', 'fine')];
     const report = await run(suite(probes, { checks: [statusSet, auth401, errBody] }));
-    expect(report.failures.map((f) => [f.probe, f.rule, f.rules])).toEqual([
-      ['bad one', 'AUTH-401', ['AUTH-401', 'STATUS-SET']],
-      ['bad two', 'AUTH-401', ['AUTH-401', 'STATUS-SET']],
-      ['bad read', 'STATUS-SET', ['STATUS-SET']],
+    expect(report.failures.map((f) => [f.probe, f.rule, f.rules, f.occurrences])).toEqual([
+      ['bad one', 'AUTH-401', ['AUTH-401', 'STATUS-SET'], 2],
+      ['bad read', 'STATUS-SET', ['STATUS-SET'], 1],
     ]);
     expect(report.failures[0]!.message).toBe('AUTH-401: bad bad one. wanted 401\nSTATUS-SET: odd status. not in the set.');
-    expect(report.summary).toMatchObject({ distinctFailures: 3, ruleViolations: 5 });
+    expect(report.summary).toMatchObject({ distinctFailures: 2, ruleViolations: 3, failingExchanges: 3 });
     const row = (rule: string, op: string) => report.checks.find((c) => c.rule === rule && c.operation === op)?.outcome;
     expect([row('AUTH-401', 'GET /sites/{site_id}'), row('STATUS-SET', 'GET /sites/{site_id}'), row('STATUS-SET', 'GET /sites/{site_id}/environments')]).toEqual(['failed', 'failed', 'failed']);
     // Warnings stay apart: one per rule and exchange, none merged into a failure.
@@ -241,18 +275,22 @@ describe('runConformance', () => {
     expect(report.failures.some((f) => f.rules.includes('ERR-BODY'))).toBe(false);
   });
 
-  it(`keeps at most ${MAX_FAILURES_PER_PAIR} failures per (rule, operation), counts every one, and lists each rule that failed`, async () => {
+  it(`lists at most ${MAX_FAILURES_PER_PAIR} distinct failures per (rule, operation), counts every one, and lists each rule that failed`, async () => {
     const statusSet: Check = { rule: 'STATUS-SET', applies: (e) => e.response !== undefined, check: (_, e) => (e.probe.title.includes('odd') ? { title: 'odd status', message: 'not in the set.' } : undefined) };
-    // Many failures of AUTH-401 alone first, then a few that also break STATUS-SET.
+    // Many symptoms of AUTH-401 alone first (one status each, twice), then one that also breaks STATUS-SET, three times.
+    const symptoms = 3 * MAX_FAILURES_PER_PAIR;
     const probes = [
-      ...Array.from({ length: 3 * MAX_FAILURES_PER_PAIR }, (_, i) => probe('AUTH-401', 'getSite', `bad ${String(i).padStart(3, '0')}`)),
+      ...Array.from({ length: 2 * symptoms }, (_, i) => probe('AUTH-401', 'getSite', `bad ${String(i).padStart(3, '0')} status ${402 + (i % symptoms)}`)),
       ...Array.from({ length: 3 }, (_, i) => probe('AUTH-401', 'getSite', `odd bad ${i}`)),
     ];
     const report = await run(suite(probes, { checks: [auth401, statusSet] }));
-    expect(report.summary).toMatchObject({ distinctFailures: probes.length, ruleViolations: probes.length + 3 });
+    expect(report.summary).toMatchObject({ distinctFailures: symptoms + 1, ruleViolations: symptoms + 2, failingExchanges: probes.length });
     expect(report.failures.filter((f) => f.rules.length === 1)).toHaveLength(MAX_FAILURES_PER_PAIR);
-    expect(report.failures.filter((f) => f.rules.includes('STATUS-SET')).map((f) => f.probe)).toEqual(['odd bad 0', 'odd bad 1', 'odd bad 2']);
-    expect(report.notes).toContainEqual(`AUTH-401 on GET /sites/{site_id}: ${probes.length - MAX_FAILURES_PER_PAIR - 3} more failures not listed (at most ${MAX_FAILURES_PER_PAIR} kept per rule and operation)`);
+    expect(report.failures.filter((f) => f.rules.includes('STATUS-SET')).map((f) => [f.probe, f.occurrences])).toEqual([['odd bad 0', 3]]);
+    const unlisted = symptoms - MAX_FAILURES_PER_PAIR;
+    expect(report.notes).toContainEqual(`AUTH-401 on GET /sites/{site_id}: ${unlisted} more distinct failures not listed, from ${2 * unlisted} failing exchanges (at most ${MAX_FAILURES_PER_PAIR} listed per rule and operation)`);
+    // The row counts every distinct failure, listed or not.
+    expect(report.checks.find((c) => c.rule === 'AUTH-401' && c.operation === 'GET /sites/{site_id}')).toMatchObject({ failures: symptoms + 1, occurrences: probes.length });
   });
 
   it('reports coverage per rule from its rows, and keeps summary.skipped', async () => {

@@ -3,21 +3,23 @@
  * concurrency, applies every applicable check to every exchange, then runs the stateful scenarios
  * one after another (their exchanges are judged too), then shrinks the failures found with a
  * generated input (shrink.ts). The report lists one row per (rule, operation) in scope, in the
- * model's order, so it reads the same run after run; failures are in probe order, one per
- * exchange listing every rule it broke, redacted, each with the seed and a curl line (of the
- * shrunk request, where one was found). It also says what the run covered (`coverage`) and what
- * it changed on the target: the accepted mutating and destructive requests (`consumed`).
+ * model's order, so it reads the same run after run; failures are root causes, not echoes: one
+ * per symptom (failures.ts), in probe order of its first occurrence, listing every rule it broke
+ * and how often it occurred, redacted, each with the seed and a curl line (of the shrunk request,
+ * where one was found). It also says what the run covered (`coverage`) and what it changed on the
+ * target: the accepted mutating and destructive requests (`consumed`).
  */
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
 import { conflictsOf, inScope, operation } from '../spec/queries.ts';
 import { keySecret, ownCopy, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
 import { learnExchange } from './body.ts';
+import { count } from './checks/values.ts';
 import { mapConcurrently } from './concurrently.ts';
 import { ConsumptionLog } from './consumed.ts';
 import { coverageOf, pairKey, reasonsByPair } from './coverage.ts';
 import { curlFor } from './curl.ts';
-import { FailureLog, mergeVerdicts, rulesOf, type RawFailure } from './failures.ts';
+import { FailureLog, mergeVerdicts, rulesOf, type FailureGroup, type RowFailures } from './failures.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
 import { DEFAULT_SHRINK_BUDGET, shrinkFailures, type ShrinkBudget } from './shrink.ts';
 import type {
@@ -52,7 +54,10 @@ export interface Progress {
   readonly phase: 'probes' | 'scenarios' | 'shrinking' | 'done';
   readonly done: number;
   readonly total: number;
+  /** The phase's last update, whether or not `done` reached `total` (shrinking mostly ends before its budget). */
+  readonly ended?: boolean;
   readonly requests: number;
+  /** Distinct failures so far (failures.ts). */
   readonly failures: number;
 }
 
@@ -85,7 +90,7 @@ export interface RunInput {
 }
 
 
-/** Failures kept per (rule, operation), from the moment they are found; the rest are counted in the notes. */
+/** Distinct failures listed per (rule, operation), from the moment they are found; the rest are counted in the notes. */
 export const MAX_FAILURES_PER_PAIR = 10;
 /**
  * Timeouts in a row after which an operation's remaining probes are not sent: each would wait
@@ -103,7 +108,6 @@ export function secretsOf(target: Target): Secret[] {
 
 interface Tally {
   exchanges: number;
-  errors: number;
   /** Time spent waiting on the answers judged (ms): the row's duration in reports. */
   ms: number;
 }
@@ -153,30 +157,23 @@ export async function runConformance(input: RunInput): Promise<Report> {
   const tally = (rule: RuleId, op: string): Tally => {
     const key = pairKey(rule, op);
     let t = tallies.get(key);
-    if (!t) tallies.set(key, (t = { exchanges: 0, errors: 0, ms: 0 }));
+    if (!t) tallies.set(key, (t = { exchanges: 0, ms: 0 }));
     return t;
   };
   const sentTo = new Map<string, number>();
   let requests = input.priorRequests ?? 0;
   let throttled = 0;
-  let failureCount = 0;
+  /** Notes for rows beyond their outcome, by (rule, operation): a scenario's rows that do not own its failure. */
+  const rowNotes = new Map<string, string[]>();
 
   // Each kept failure holds a capped excerpt of its answer, and at most MAX_FAILURES_PER_PAIR are
-  // kept per (rule, operation, severity): memory stays bounded whatever the target sends.
+  // listed per (rule, operation, severity): memory stays bounded whatever the target sends.
   const failureLog = new FailureLog(MAX_FAILURES_PER_PAIR, (failure) => ({
     ...failure,
     verdict: { ...failure.verdict, title: ownCopy(failure.verdict.title), message: ownCopy(failure.verdict.message) },
     ...(failure.exchange ? { exchange: excerpt(failure.exchange, sanitizer) } : {}),
   }));
   const consumption = new ConsumptionLog(target.baseUrl);
-  /** Records a failure at `order` (the probe's index; scenarios come after); each rule it broke fails its row. */
-  const record = (order: number, failure: RawFailure) => {
-    if ((failure.verdict.severity ?? 'error') === 'error') {
-      for (const rule of rulesOf(failure)) tally(rule, failure.operation).errors++;
-      failureCount++;
-    }
-    failureLog.record(order, failure);
-  };
 
   /** Applies every active check to one exchange; its error verdicts are one failure, recorded at `order`. */
   const judge = (exchange: Exchange, order: number) => {
@@ -208,7 +205,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
         verdict = crash(check.rule, 'check', error);
       }
       // Warnings stay apart, one per rule: they do not fail the run.
-      if (verdict?.severity === 'warning') record(order, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
+      if (verdict?.severity === 'warning') failureLog.record(order, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
       else if (verdict) broken.push({ rule: check.rule, verdict });
     }
     // A transport failure no active check took is still the probe's failure: it must show, even
@@ -219,7 +216,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
       row.ms += tookMs(exchange);
       broken.push({ rule: exchange.probe.rule, verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message } });
     }
-    if (broken.length) record(order, { ...mergeVerdicts(broken), operation: op, probe: exchange.probe.title, exchange });
+    if (broken.length) failureLog.record(order, { ...mergeVerdicts(broken), operation: op, probe: exchange.probe.title, exchange });
   };
 
   const safeSend = async (probe: Probe): Promise<Exchange> => {
@@ -230,8 +227,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
     }
   };
 
-  const progress = (phase: Progress['phase'], done: number, total: number) =>
-    input.onProgress?.({ phase, done, total, requests, failures: failureCount });
+  const progress = (phase: Progress['phase'], done: number, total: number, ended?: true) =>
+    input.onProgress?.({ phase, done, total, ...(ended ? { ended } : {}), requests, failures: failureLog.distinct });
 
   // ---- Probes, concurrently; results kept in probe order ---------------------------------
   let done = 0;
@@ -251,9 +248,9 @@ export async function runConformance(input: RunInput): Promise<Report> {
     }
     progress('probes', ++done, probes.length);
   });
-  for (const [name, count] of notSent) {
+  for (const [name, n] of notSent) {
     const e = probes.find((p) => p.endpoint.name === name)!.endpoint;
-    notes.push(`${operation(e)}: ${count} probe${count === 1 ? '' : 's'} not sent after ${MAX_TIMEOUTS_IN_A_ROW} timeouts in a row (each would have waited --timeout-ms); the rules they judge are skipped there`);
+    notes.push(`${operation(e)}: ${count(n, 'probe')} not sent after ${MAX_TIMEOUTS_IN_A_ROW} timeouts in a row (each would have waited --timeout-ms); the rules they judge are skipped there`);
   }
 
   // ---- Scenarios, one at a time -----------------------------------------------------------
@@ -285,21 +282,29 @@ export async function runConformance(input: RunInput): Promise<Report> {
     // The property's whole run is the action's row's duration (the read's row shares it, and is not counted twice).
     if (ops[0]) tally(scenario.rule, ops[0]).ms += performance.now() - scenarioStarted;
     if (outcome.verdict) {
-      // The rule is about the action (the scenario's first endpoint); the exchange shown may be the read that observed it.
+      // The rule is about the action (the scenario's first endpoint): its row owns the failure, once;
+      // the exchange shown may be the read that observed it, whose row says where the failure is.
       const op = ops[0] ?? (outcome.exchange ? operation(outcome.exchange.probe.endpoint) : '*');
-      record(order, { rule: scenario.rule, operation: op, verdict: outcome.verdict, probe: scenario.title, ...(outcome.exchange ? { exchange: outcome.exchange } : {}) });
-      // The scenario is one property over all its endpoints: each of its rows fails with it.
-      if ((outcome.verdict.severity ?? 'error') === 'error') for (const other of ops) if (other !== op) tally(scenario.rule, other).errors++;
+      failureLog.record(order, { rule: scenario.rule, operation: op, verdict: outcome.verdict, probe: scenario.title, symptom: `scenario: ${scenario.title}`, ...(outcome.exchange ? { exchange: outcome.exchange } : {}) });
+      const what = (outcome.verdict.severity ?? 'error') === 'error' ? 'failure' : 'warning';
+      for (const other of ops) {
+        if (other === op) continue;
+        const key = pairKey(scenario.rule, other);
+        rowNotes.set(key, [...(rowNotes.get(key) ?? []), `the property's ${what} is counted on the row of the action it is about, ${op}; this operation only observed it`]);
+      }
     }
     progress('scenarios', i + 1, scenarios.length);
   }
 
-  // ---- Shrink: failures with a generated input (errors only; warnings do not fail the run) ---
-  const kept = failureLog.listed();
+  // ---- Shrink: the first occurrence of each distinct failure with a generated input (errors
+  // only; warnings do not fail the run) -------------------------------------------------------
+  const kept: FailureGroup[] = failureLog.listed();
   const budget = input.shrinkBudget ?? DEFAULT_SHRINK_BUDGET;
   let shrinkRequests = 0;
+  const shrinkable = kept.map(({ failure: f }) => ({ rule: f.rule, rules: rulesOf(f), operation: f.operation, ...(f.exchange && (f.verdict.severity ?? 'error') === 'error' ? { exchange: f.exchange } : {}) }));
+  if (shrinkable.some((f) => f.exchange?.probe.generated)) progress('shrinking', 0, budget.perRun);
   const { results: shrunk, summary: shrinking } = await shrinkFailures(
-    kept.map((f) => ({ rule: f.rule, operation: f.operation, ...(f.exchange && (f.verdict.severity ?? 'error') === 'error' ? { exchange: f.exchange } : {}) })),
+    shrinkable,
     {
       send: safeSend,
       checks: suite.checks,
@@ -317,16 +322,18 @@ export async function runConformance(input: RunInput): Promise<Report> {
       halted: () => sanitizer.overflow !== undefined,
     },
   );
+  if (shrinking.failures > 0) progress('shrinking', shrinking.requests, budget.perRun, true);
   shrunk.forEach((s, i) => {
-    if (s) kept[i] = { ...kept[i]!, shrunk: s.verdict ? { ...s, verdict: { ...s.verdict, title: ownCopy(s.verdict.title), message: ownCopy(s.verdict.message) } } : s };
+    const group = kept[i]!;
+    if (s) kept[i] = { ...group, failure: { ...group.failure, shrunk: s.verdict ? { ...s, verdict: { ...s.verdict, title: ownCopy(s.verdict.title), message: ownCopy(s.verdict.message) } } : s } };
   });
 
   // ---- Report -----------------------------------------------------------------------------
-  for (const { rules: broken, operation: op, severity, count } of failureLog.unlisted()) {
-    const what = severity === 'warning' ? (count === 1 ? 'warning' : 'warnings') : count === 1 ? 'failure' : 'failures';
-    notes.push(`${broken.join(' + ')} on ${op}: ${count} more ${what} not listed (at most ${MAX_FAILURES_PER_PAIR} kept per rule and operation)`);
+  for (const { rules: broken, operation: op, severity, count: groups, occurrences } of failureLog.unlisted()) {
+    const what = count(groups, severity === 'warning' ? 'more distinct warning' : 'more distinct failure');
+    notes.push(`${broken.join(' + ')} on ${op}: ${what} not listed, from ${count(occurrences, 'failing exchange')} (at most ${MAX_FAILURES_PER_PAIR} listed per rule and operation)`);
   }
-  const toFailure = (f: RawFailure): Failure => {
+  const toFailure = ({ failure: f, occurrences, examples }: FailureGroup): Failure => {
     // A shrunk failure shows its smallest failing exchange, and the first found as `original`.
     const shown = f.shrunk?.exchange ?? f.exchange;
     const verdict = f.shrunk?.verdict ?? f.verdict;
@@ -346,24 +353,27 @@ export async function runConformance(input: RunInput): Promise<Report> {
       seed,
       curl: shown ? curlFor(request, sanitizer) : '',
       ...(f.shrunk && f.exchange ? { original: f.exchange.probe.request, shrinkSteps: f.shrunk.steps, shrink: f.shrunk.note } : {}),
+      occurrences,
+      ...(examples.length ? { examples: examples.map((e) => ({ probe: e.probe, title: e.verdict.title, request: e.exchange?.probe.request ?? request })) } : {}),
     };
   };
   const rules = api.rules.filter((r) => inRules(r.id));
   const reasons = reasonsByPair(skips);
-  const checksSummary = summarize(rules, { tallies, reasons, sentTo, target, options });
+  const failed = (rule: RuleId, op: string) => failureLog.row(rule, op);
+  const checksSummary = summarize(rules, { tallies, failed, notes: rowNotes, reasons, sentTo, target, options });
   // A failure under a rule --only left out (a transport failure) still gets its row.
-  for (const f of kept) {
+  for (const { failure: f } of kept) {
     if (inRules(f.rule) || (f.verdict.severity ?? 'error') !== 'error' || checksSummary.some((c) => c.rule === f.rule && c.operation === f.operation)) continue;
     const t = tally(f.rule, f.operation);
-    checksSummary.push({ rule: f.rule, operation: f.operation, outcome: 'failed', exchanges: t.exchanges, failures: t.errors, reason: 'not chosen by --only, but the server gave no answer' });
+    checksSummary.push({ rule: f.rule, operation: f.operation, outcome: 'failed', exchanges: t.exchanges, ...failed(f.rule, f.operation), reason: 'not chosen by --only, but the server gave no answer' });
   }
   // Rows judged against the target itself (BASE-PATH) have no exchange; their failure is the row's.
   const targetFailures = checksSummary
     .filter((c) => c.operation === '*' && c.outcome === 'failed')
-    .map((row): RawFailure => ({ rule: row.rule, operation: '*', verdict: { title: row.reason ?? 'failed', message: row.reason ?? '' }, probe: 'the base URL' }));
+    .map((row): FailureGroup => ({ failure: { rule: row.rule, operation: '*', verdict: { title: row.reason ?? 'failed', message: row.reason ?? '' }, probe: 'the base URL' }, occurrences: 1, examples: [] }));
   kept.push(...targetFailures);
-  const failures = kept.filter((f) => (f.verdict.severity ?? 'error') === 'error').map(toFailure);
-  const warnings = kept.filter((f) => f.verdict.severity === 'warning').map(toFailure);
+  const failures = kept.filter((g) => (g.failure.verdict.severity ?? 'error') === 'error').map(toFailure);
+  const warnings = kept.filter((g) => g.failure.verdict.severity === 'warning').map(toFailure);
   notes.push(...conflictNotes(sentTo, options), ...assumptionNotes(sentTo, throttled));
   const consumedNote = consumption.note(target.embedded);
   if (consumedNote) notes.push(consumedNote);
@@ -375,6 +385,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     warnings: warnings.length,
     distinctFailures: failureLog.distinct + targetFailures.length,
     ruleViolations: failureLog.violations + targetFailures.length,
+    failingExchanges: failureLog.occurrences + targetFailures.length,
   };
   const failOnSkip = input.failOnSkip === true;
   progress('done', scenarios.length, scenarios.length);
@@ -446,6 +457,10 @@ const clipText = (text: string, cap: number): string => (text.length <= cap ? te
 
 interface SummaryInput {
   readonly tallies: ReadonlyMap<string, Tally>;
+  /** A row's distinct failures (error severity), if any. */
+  readonly failed: (rule: RuleId, op: string) => RowFailures | undefined;
+  /** Notes per (rule, operation) besides the skip reasons. */
+  readonly notes: ReadonlyMap<string, readonly string[]>;
   /** Skip reasons per (rule, operation). */
   readonly reasons: ReadonlyMap<string, readonly string[]>;
   readonly sentTo: ReadonlyMap<string, number>;
@@ -482,10 +497,11 @@ function row(rule: Rule, e: Endpoint | undefined, op: string, input: SummaryInpu
   const t = input.tallies.get(pairKey(rule.id, op));
   const skipped = reasons.get(pairKey(rule.id, op)) ?? [];
   const exchanges = t?.exchanges ?? 0;
-  const conflicts = e ? conflictWords(rule, e, input.options) : [];
+  const notes = [...(e ? conflictWords(rule, e, input.options) : []), ...(input.notes.get(pairKey(rule.id, op)) ?? [])];
   const ms = Math.round(t?.ms ?? 0);
-  if (t && t.errors > 0) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, ms, failures: t.errors }, [...conflicts, ...partly(skipped)]);
-  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges, ms }, [...conflicts, ...partly(skipped)]);
+  const failed = input.failed(rule.id, op);
+  if (failed) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, ms, ...failed }, [...notes, ...partly(skipped)]);
+  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges, ms }, [...notes, ...partly(skipped)]);
   const why = skipped.length ? skipped : [fallbackReason(e, input)];
   return withReason({ rule: rule.id, operation: op, outcome: 'skipped', exchanges: 0 }, why);
 }
@@ -521,7 +537,7 @@ function targetRow(rule: Rule, target: Target): CheckSummary {
   }
   return path.endsWith(api.basePath)
     ? { rule: rule.id, operation: '*', outcome: 'passed', exchanges: 0, reason: `the base URL's path ends in ${api.basePath}` }
-    : { rule: rule.id, operation: '*', outcome: 'failed', exchanges: 0, reason: `the base URL's path ${path} does not end in ${api.basePath}` };
+    : { rule: rule.id, operation: '*', outcome: 'failed', exchanges: 0, failures: 1, occurrences: 1, reason: `the base URL's path ${path} does not end in ${api.basePath}` };
 }
 
 /** How the conflicts behind a row were resolved. */

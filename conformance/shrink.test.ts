@@ -1,9 +1,10 @@
 /**
  * Shrinking: drawn values keep what fast-check needs to shrink them; every candidate stays in the
  * original probe's safety class and keeps its markers; the greedy descent ends at a value none of
- * whose smaller candidates fails, within its budgets, and says when a budget stopped it; the
- * runner reports the smallest request, the first found, and what shrinking spent. End to end:
- * against the mock's fault with 500 on non-ASCII search text, the report shows the shrunk request.
+ * whose smaller candidates fails with the same symptom, within its budgets, and says when a budget
+ * stopped it; the runner shrinks one failure per symptom and reports the smallest request, the
+ * first found, and what shrinking spent. End to end: against the mock's fault with 500 on
+ * non-ASCII search text, the report shows one failure, with the shrunk request.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { acceptProbes, inputProbes, limitProbes } from './probes/index.ts';
 import { draw, drawValues } from './probes/request.ts';
 import { contextOf, mockTarget } from './probes/test-target.ts';
 import { renderConsole } from './report/console.ts';
-import { runConformance, type Suite } from './runner.ts';
+import { runConformance, type Progress, type Suite } from './runner.ts';
 import { requestSize, sameSafetyClass, shrinkFailures, type FailureFound, type ShrinkBudget } from './shrink.ts';
 import { defaultSuite } from './suite.ts';
 import type { Exchange, Probe, ProbeResponse, Send } from './types.ts';
@@ -208,6 +209,30 @@ describe('shrinkFailures', () => {
     expect(cut.summary).toMatchObject({ requests: needA1, failures: 3, reduced: 1, stopped: 2 });
   });
 
+  it('keeps to the symptom first found: a smaller candidate failing the rule with another status is not taken', async () => {
+    // 500 for two or more non-ASCII characters in the search text, 503 for one: both break NO-SERVER-ERROR.
+    const count = (p: Probe) => nonAscii(String(bodyOf(p).search ?? ''));
+    const sent: Probe[] = [];
+    const send: Send = async (p) => (sent.push(p), { probe: p, response: answer(count(p) >= 2 ? 500 : count(p) === 1 ? 503 : 202), throttled: 0 });
+    const probe = searchProbes().find((p) => count(p) >= 3)!;
+    expect(probe).toBeDefined();
+    const { results } = await shrinkWith(send)([await found(send, probe)]);
+    expect(results[0]!.steps).toBeGreaterThan(0);
+    expect(results[0]!.exchange.response?.status).toBe(500);
+    expect(count(results[0]!.exchange.probe)).toBe(2);
+    // It met the other symptom on the way, and passed it by.
+    expect(sent.some((p) => count(p) === 1)).toBe(true);
+  });
+
+  it('a failure of several rules shrinks to a candidate that breaks them all, with their verdicts merged', async () => {
+    const server = fakeServer();
+    const [probe] = searchProbes();
+    const failure: FailureFound = { ...(await found(server.send, probe!)), rules: ['INPUT-ACCEPT', 'NO-SERVER-ERROR'] };
+    const { results } = await shrinkWith(server.send)([failure]);
+    expect(results[0]!.steps).toBeGreaterThan(0);
+    expect(results[0]!.verdict?.message.split('\n').map((line) => line.split(':')[0])).toEqual(['INPUT-ACCEPT', 'NO-SERVER-ERROR']);
+  });
+
   it('sends a request once, however many rules its failure broke', async () => {
     const server = fakeServer();
     const [probe] = searchProbes();
@@ -276,26 +301,42 @@ describe('the runner with shrinking', () => {
     runConformance({ target, seed: 42, runs: 4, options: { strict: false }, send, suite, concurrency: 2, only: ['NO-SERVER-ERROR'], ...(shrinkBudget ? { shrinkBudget } : {}) });
   const suiteOf = (probes: Probe[]): Suite => ({ checks, probeSources: [() => ({ probes, skipped: [] })], scenarioSources: [] });
 
-  it('reports the smallest request, the first found, a curl line of the smallest, and what it spent', async () => {
+  it('shrinks one failure per symptom, and reports the smallest request, the first found, a curl line of the smallest, and what it spent', async () => {
     const server = fakeServer();
-    const probes = searchProbes().slice(0, 2);
+    const probes = searchProbes().slice(0, 3);
     const report = await run(suiteOf(probes), server.send);
-    expect(report.failures).toHaveLength(2);
-    report.failures.forEach((f, i) => {
-      expect(f.original).toEqual(sanitized(probes[i]!.request, target.main.apiKey));
-      expect(f.shrinkSteps).toBeGreaterThan(0);
-      expect(f.request.body!.length).toBeLessThan(f.original!.body!.length);
-      expect(f.curl).toContain(f.request.body!.replace(/'/g, `'\\''`));
-      expect(f.curl).not.toContain(String(bodyOf(probes[i]!).search));
-      expect(f.shrink?.toSize).toBe(requestSize(f.request));
-    });
+    // Three exchanges, one symptom (500 on the same operation): one failure, shrunk once.
+    expect(report.failures).toHaveLength(1);
+    const f = report.failures[0]!;
+    expect(f.occurrences).toBe(probes.length);
+    expect(f.examples?.map((e) => e.request)).toEqual(probes.slice(1).map((p) => sanitized(p.request, target.main.apiKey)));
+    expect(f.original).toEqual(sanitized(probes[0]!.request, target.main.apiKey));
+    expect(f.shrinkSteps).toBeGreaterThan(0);
+    expect(f.request.body!.length).toBeLessThan(f.original!.body!.length);
+    expect(f.curl).toContain(f.request.body!.replace(/'/g, `'\\''`));
+    expect(f.curl).not.toContain(String(bodyOf(probes[0]!).search));
+    expect(f.shrink?.toSize).toBe(requestSize(f.request));
     const spent = server.sent.length - probes.length;
-    expect(report.shrinking).toEqual({ perFailure: 100, perRun: 400, requests: spent, failures: 2, reduced: 2, stopped: 0 });
+    expect(spent).toBe(f.shrink!.requests);
+    expect(report.shrinking).toEqual({ perFailure: 100, perRun: 400, requests: spent, failures: 1, reduced: 1, stopped: 0 });
     expect(report.requests).toBe(server.sent.length);
     const text = renderConsole(report);
-    expect(text).toContain(`shrunk:   from ${report.failures[0]!.shrink!.fromSize} to ${report.failures[0]!.shrink!.toSize} characters`);
-    expect(text).toContain(`in ${report.failures[0]!.shrinkSteps} steps`);
-    expect(text).toMatch(/shrinking: 2 of 2 failures with a generated input made smaller, \d+ extra requests \(budget 100 per failure, 400 per run\)/);
+    expect(text).toContain(`shrunk:   from ${f.shrink!.fromSize} to ${f.shrink!.toSize} characters`);
+    expect(text).toContain(`in ${f.shrinkSteps} steps`);
+    expect(text).toMatch(/shrinking: 1 of 1 failure with a generated input made smaller, \d+ extra requests \(budget 100 per failure, 400 per run\)/);
+  });
+
+  it('reports shrinking\'s progress as it goes, and its final figure', async () => {
+    const server = fakeServer();
+    const seen: Progress[] = [];
+    const report = await runConformance({
+      target, seed: 42, runs: 4, options: { strict: false }, send: server.send, suite: suiteOf(searchProbes().slice(0, 1)), concurrency: 2, only: ['NO-SERVER-ERROR'], onProgress: (p) => seen.push(p),
+    });
+    const shrinking = seen.filter((p) => p.phase === 'shrinking');
+    expect(shrinking[0]).toMatchObject({ done: 0, total: 400 });
+    expect(shrinking.at(-1)).toMatchObject({ done: report.shrinking!.requests, total: 400, ended: true });
+    expect(shrinking.filter((p) => p.ended)).toHaveLength(1);
+    expect(shrinking.map((p) => p.done)).toEqual([...shrinking.map((p) => p.done)].sort((a, b) => a - b));
   });
 
   it("counts the candidates the target accepted in what the run changed (consumed)", async () => {
@@ -323,8 +364,8 @@ describe('the runner with shrinking', () => {
   it('says on the failure when a budget cut its shrinking', async () => {
     const server = fakeServer();
     const report = await run(suiteOf(searchProbes().slice(0, 1)), server.send, { perFailure: 1, perRun: 400 });
-    expect(report.failures[0]).toMatchObject({ shrinkSteps: 1, shrink: { requests: 1, stopped: expect.stringMatching(/budget of 1 requests per failure/) } });
-    expect(renderConsole(report)).toMatch(/shrunk: .*; stopped: its budget of 1 requests per failure/);
+    expect(report.failures[0]).toMatchObject({ shrinkSteps: 1, shrink: { requests: 1, stopped: expect.stringMatching(/budget of 1 request per failure/) } });
+    expect(renderConsole(report)).toMatch(/shrunk: .*; stopped: its budget of 1 request per failure/);
   });
 });
 
@@ -347,7 +388,10 @@ describe('against the mock answering 500 to non-ASCII search text', () => {
     const report = await runConformance({ target, seed, runs, options: { strict: false }, send, suite: defaultSuite });
     const op = operation(endpoint('searchAndReplace'));
     const failures = report.failures.filter((f) => f.rules.includes('NO-SERVER-ERROR') && f.operation === op);
-    expect(failures.length).toBeGreaterThan(0);
+    // One server bug, one failure: every valid search with non-ASCII text shows the same symptom.
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.occurrences).toBeGreaterThan(1);
+    expect(report.summary).toMatchObject({ distinctFailures: 1, failingExchanges: failures[0]!.occurrences });
     // The first found: the first search-and-replace request the accept probes send, rebuilt independently.
     const first = acceptProbes(contextOf(target, seed, runs)).probes.find((p) => p.endpoint.name === 'searchAndReplace')!;
     expect(failures[0]!.original).toEqual(sanitized(first.request, target.main.apiKey));

@@ -4,14 +4,19 @@
  * rebuilds the request from each smaller value (markers added by a `.map` stay, since fast-check
  * shrinks what was drawn before the map); the candidate is sent through the run's transport and
  * judged by the same rule's check. Greedy descent: the first smaller candidate that still fails
- * the same rule on the same operation becomes the new failure, until none does or a budget ends.
+ * the same symptom (every rule the failure broke, with the same status, or the same kind of
+ * transport failure) becomes the new failure, until none does or a budget ends.
  *
- * Shrinking runs after the probe phase and only on failures kept for the report, one failure at a
- * time in a fixed order (the first failure of every rule and operation before the second of any),
- * so the same seed shrinks the same failures and a budget cuts at the same place.
+ * Shrinking runs after the probe phase and only on the distinct failures listed in the report, the
+ * first occurrence of each (the others show the same symptom: shrinking them would spend the
+ * budget on the same minimum), one at a time in a fixed order (the first failure of every rule and
+ * operation before the second of any), so the same seed shrinks the same failures and a budget
+ * cuts at the same place.
  */
 import type fc from 'fast-check';
 import type { RuleId } from '../spec/model.ts';
+import { count } from './checks/values.ts';
+import { answerOf, mergeVerdicts } from './failures.ts';
 import type { Check, CheckContext, Exchange, Probe, ProbeRequest, Send, ShrinkNote, ShrinkSummary, Verdict } from './types.ts';
 
 /** Extra requests one failure may spend on shrinking. */
@@ -34,9 +39,11 @@ export interface ShrinkBudget {
 
 export const DEFAULT_SHRINK_BUDGET: ShrinkBudget = { perFailure: SHRINK_REQUESTS_PER_FAILURE, perRun: SHRINK_REQUESTS_PER_RUN };
 
-/** A failure as the runner found it: the rule it broke and the exchange that showed it. */
+/** A failure as the runner found it: the rules it broke and the exchange that showed it. */
 export interface FailureFound {
   readonly rule: RuleId;
+  /** Every rule the exchange broke (default `[rule]`): a candidate must break them all. */
+  readonly rules?: readonly RuleId[];
   readonly operation: string;
   readonly exchange?: Exchange;
 }
@@ -46,7 +53,7 @@ export interface Shrunk {
   /** The smallest failing value of the probe's arbitrary. */
   readonly value: fc.Value<unknown>;
   readonly exchange: Exchange;
-  /** The rule's verdict on `exchange`; absent when no step was taken (the original verdict stands). */
+  /** The verdict on `exchange` (the rules' merged, as the runner merges them); absent when no step was taken (the original verdict stands). */
   readonly verdict?: Verdict;
   readonly steps: number;
   readonly note: ShrinkNote;
@@ -110,7 +117,7 @@ export async function shrinkFailures(failures: readonly FailureFound[], input: S
   const { budget } = input;
   const results: (Shrunk | undefined)[] = failures.map(() => undefined);
   const order = shrinkOrder(failures);
-  const rules = new Set(order.map((i) => failures[i]!.rule));
+  const rules = new Set(order.flatMap((i) => failures[i]!.rules ?? [failures[i]!.rule]));
   const checks = input.checks.filter((c) => rules.has(c.rule));
   // Every request sent, judged under every rule being shrunk: a failure that broke several rules
   // walks the same candidates once per rule, and sends each once.
@@ -155,12 +162,19 @@ export async function shrinkFailures(failures: readonly FailureFound[], input: S
   const shrinkOne = async (failure: FailureFound): Promise<Shrunk> => {
     const original = failure.exchange!;
     const generated = original.probe.generated!;
-    // The same failure: the rule's check fails it, or, where the original got no answer, no answer of the same kind.
+    // The same symptom: the same status (or no answer of the same kind), and every rule broken
+    // again: its check fails the candidate, or, where no check took the original's missing
+    // answer, the candidate's is missing the same way.
+    const symptom = answerOf(original);
+    const broken = failure.rules ?? [failure.rule];
     const fails = (j: Judged): Verdict | undefined => {
-      const lost = original.failure;
-      const verdict = j.verdicts.get(failure.rule);
-      if (verdict || !lost || j.exchange.failure?.kind !== lost.kind) return verdict;
-      return { title: `no answer: ${lost.kind}`, message: j.exchange.failure.message };
+      if (answerOf(j.exchange) !== symptom) return undefined;
+      const verdicts = broken.map((rule) => {
+        const verdict = j.verdicts.get(rule) ?? (j.exchange.failure ? { title: `no answer: ${j.exchange.failure.kind}`, message: j.exchange.failure.message } : undefined);
+        return verdict && { rule, verdict };
+      });
+      if (verdicts.some((v) => v === undefined)) return undefined;
+      return mergeVerdicts(verdicts.filter((v) => v !== undefined)).verdict;
     };
     let current: { value: fc.Value<unknown>; exchange: Exchange; verdict?: Verdict } = { value: generated.value, exchange: original };
     let steps = 0;
@@ -222,9 +236,9 @@ type Stop = 'failure-budget' | 'run-budget' | 'timeouts' | 'halted' | 'candidate
 function stopWords(stop: Stop, budget: ShrinkBudget): string {
   switch (stop) {
     case 'failure-budget':
-      return `its budget of ${budget.perFailure} requests per failure was spent`;
+      return `its budget of ${count(budget.perFailure, 'request')} per failure was spent`;
     case 'run-budget':
-      return `the run's shrinking budget of ${budget.perRun} requests was spent`;
+      return `the run's shrinking budget of ${count(budget.perRun, 'request')} was spent`;
     case 'timeouts':
       return `${SHRINK_TIMEOUTS_PER_RUN} candidates timed out (each waited out --timeout-ms)`;
     case 'halted':

@@ -128,8 +128,10 @@ export interface Check {
 }
 
 /**
- * A failed check, with everything needed to reproduce it; secrets already redacted. One exchange
- * that breaks several rules is one failure listing them all (`rules`); `rule` is the first.
+ * A distinct failed check, with everything needed to reproduce it; secrets already redacted. One
+ * exchange that breaks several rules is one failure listing them all (`rules`); `rule` is the
+ * first. Failures with the same symptom (operation, rules broken together, the answer's status or
+ * kind of transport failure) are one failure: its first occurrence, with `occurrences` counting all.
  */
 export interface Failure {
   readonly rule: RuleId;
@@ -151,6 +153,17 @@ export interface Failure {
   /** Reductions from `original` to `request`: 0 when no smaller input failed the same rule (or a budget allowed none). */
   readonly shrinkSteps?: number;
   readonly shrink?: ShrinkNote;
+  /** Failures with this symptom (this one included): the exchanges, or scenario runs, that showed it. */
+  readonly occurrences: number;
+  /** The next few occurrences in probe order, when there were more than one. */
+  readonly examples?: readonly FailureExample[];
+}
+
+/** Another occurrence of a failure: what was sent and what the check said, not the answer (it had the same status). */
+export interface FailureExample {
+  readonly probe: string;
+  readonly title: string;
+  readonly request: ProbeRequest;
 }
 
 /** How a failure's input was shrunk. */
@@ -190,8 +203,13 @@ export interface CheckSummary {
   readonly exchanges: number;
   /** Time spent on the answers it judged, in ms (a STATE row: its property's whole run); absent when nothing was judged. */
   readonly ms?: number;
-  /** On a failed row: the failures that broke this rule here, listed in `failures` or not (at most a few are kept). */
+  /**
+   * On a failed row: the distinct failures that broke this rule here, listed in `failures` or not
+   * (at most a few are kept). Summed over the rows: the report's `summary.ruleViolations`.
+   */
   readonly failures?: number;
+  /** On a failed row: the occurrences of those failures (failing exchanges, or scenario runs). */
+  readonly occurrences?: number;
   /** Why it was skipped, or notes such as the conflicts it accepted either side of. */
   readonly reason?: string;
 }
@@ -252,10 +270,12 @@ export interface Report {
     readonly failed: number;
     readonly skipped: number;
     readonly warnings: number;
-    /** Failures found, one per exchange (or scenario, or target row), including any beyond `failures`' cap. */
+    /** Distinct failures found (one per symptom; see `Failure`), including any beyond `failures`' cap. */
     readonly distinctFailures: number;
-    /** The rules those failures broke, counted per failure: the sum of their `rules`' lengths. */
+    /** The rules those failures broke, counted once per distinct failure: the sum of their `rules`' lengths, and of the rows' `failures`. */
     readonly ruleViolations: number;
+    /** The occurrences of those failures: failing exchanges (or scenario runs, or target rows); the sum of their `occurrences`. */
+    readonly failingExchanges: number;
   };
   readonly checks: readonly CheckSummary[];
   readonly coverage: Coverage;

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coverageOf, pairKey } from '../coverage.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
-import { finalLine, renderConsole } from './console.ts';
+import type { Progress } from '../runner.ts';
+import { createProgress, finalLine, renderConsole } from './console.ts';
 
 const failure = (n: number, curl = `curl -sS http://h/v2/validate -H "x: ${n}"`): Failure => ({
   rule: 'ERR-BODY',
@@ -16,6 +17,7 @@ const failure = (n: number, curl = `curl -sS http://h/v2/validate -H "x: ${n}"`)
   request: { method: 'GET', url: 'http://h/v2/validate', headers: {} },
   seed: 7,
   curl,
+  occurrences: 1,
 });
 
 const report = (failures: Failure[]): Report => ({
@@ -27,7 +29,7 @@ const report = (failures: Failure[]): Report => ({
   durationMs: 1,
   requests: failures.length,
   options: {},
-  summary: { passed: 0, failed: 1, skipped: 0, warnings: 0, distinctFailures: failures.length, ruleViolations: failures.length },
+  summary: { passed: 0, failed: 1, skipped: 0, warnings: 0, distinctFailures: failures.length, ruleViolations: failures.length, failingExchanges: failures.reduce((n, f) => n + f.occurrences, 0) },
   checks: [{ rule: 'ERR-BODY', operation: 'GET /validate', outcome: 'failed', exchanges: failures.length }],
   coverage: { checked: 1, total: 1, skipped: [], rules: { 'ERR-BODY': { checked: 1, inScope: 1, skipped: [], partly: [] } } },
   failures,
@@ -111,7 +113,7 @@ const rowsReport = (reasons: readonly string[], passed: number, extra: Partial<R
   return {
     ...report([]),
     ok: true,
-    summary: { passed, failed: 0, skipped: reasons.length, warnings: 0, distinctFailures: 0, ruleViolations: 0 },
+    summary: { passed, failed: 0, skipped: reasons.length, warnings: 0, distinctFailures: 0, ruleViolations: 0, failingExchanges: 0 },
     checks,
     coverage: coverageOf(checks, new Map()),
     ...extra,
@@ -125,6 +127,16 @@ describe('the closing line', () => {
     expect(finalLine(rowsReport([], 293))).toMatch(/^✓ conforms: 293 passed, 0 failed, 0 skipped, 0 warnings — /);
   });
 
+  it('says one of a thing in the singular, wherever it counts', () => {
+    const one = rowsReport(['needs --allow-destructive'], 0, { ok: false, options: { failOnSkip: true } });
+    const withWarning = { ...one, summary: { ...one.summary, warnings: 1 } };
+    expect(finalLine(withWarning)).toMatch(/^✗ does not conform: 1 of 1 check skipped \(--fail-on-skip\) — 0 passed, 0 failed, 1 warning; skipped: /);
+    const failing = { ...withWarning, summary: { ...withWarning.summary, distinctFailures: 1, ruleViolations: 1, failingExchanges: 1 } };
+    expect(finalLine(failing)).toMatch(/^✗ does not conform: 1 distinct failure \(1 rule violation\), from 1 failing exchange, on 0 of 1 check, and 1 check skipped \(--fail-on-skip\) — /);
+    expect(renderConsole(failing)).toContain('SKIPPED: 1 of 1 row, by reason');
+    expect(finalLine(rowsReport(['needs --allow-destructive'], 1))).toMatch(/^✓ conforms on 1 of 2 checks — 1 skipped: needs --allow-destructive \(1\); 0 warnings — /);
+  });
+
   it('states on how many checks a pass rests, and why the others were skipped, grouped', () => {
     expect(finalLine(rowsReport(skips, 238))).toMatch(
       /^✓ conforms on 238 of 293 checks — 55 skipped: needs --allow-destructive \(48\), no answer this rule judges among the N exchanges of this operation \(7\); 0 warnings — /,
@@ -136,13 +148,15 @@ describe('the closing line', () => {
     expect(finalLine(gated)).toMatch(/^✗ does not conform: 55 of 293 checks skipped \(--fail-on-skip\) — 238 passed, 0 failed, 0 warnings; skipped: needs --allow-destructive \(48\), /);
   });
 
-  it('a failing run counts distinct failures and the rule violations they carry, and its coverage when rows were skipped', () => {
+  it('a failing run counts distinct failures, the rule violations they carry and the failing exchanges they cover, and its coverage when rows were skipped', () => {
     const failing = (skipped: string[]) => {
       const base = rowsReport(skipped, 10);
-      return { ...base, ok: false, summary: { ...base.summary, passed: 8, failed: 2, distinctFailures: 1, ruleViolations: 2 } };
+      return { ...base, ok: false, summary: { ...base.summary, passed: 8, failed: 2, distinctFailures: 1, ruleViolations: 2, failingExchanges: 30 } };
     };
-    expect(finalLine(failing([]))).toMatch(/^✗ does not conform: 1 distinct failure \(2 rule violations\) — 8 passed, 2 failed, 0 skipped, 0 warnings — /);
-    expect(finalLine(failing(['needs --allow-destructive']))).toMatch(/^✗ does not conform: 1 distinct failure \(2 rule violations\) on 10 of 11 checks — 8 passed, 2 failed, 0 warnings; 1 skipped: needs --allow-destructive \(1\) — /);
+    expect(finalLine(failing([]))).toMatch(/^✗ does not conform: 1 distinct failure \(2 rule violations\), from 30 failing exchanges — 8 passed, 2 failed, 0 skipped, 0 warnings — /);
+    expect(finalLine(failing(['needs --allow-destructive']))).toMatch(
+      /^✗ does not conform: 1 distinct failure \(2 rule violations\), from 30 failing exchanges, on 10 of 11 checks — 8 passed, 2 failed, 0 warnings; 1 skipped: needs --allow-destructive \(1\) — /,
+    );
   });
 
   it('the SKIPPED section counts rows per reason group and names a few', () => {
@@ -172,11 +186,50 @@ describe('rows judged in part', () => {
 describe('a failure that broke several rules', () => {
   it('is shown once, under the rules it broke together, naming them all', () => {
     const merged: Failure = { ...failure(1), rules: ['ERR-BODY', 'STATUS-SET'], message: 'ERR-BODY: odd. x\nSTATUS-SET: odd status. y' };
-    const text = renderConsole({ ...report([merged]), summary: { passed: 0, failed: 2, skipped: 0, warnings: 0, distinctFailures: 1, ruleViolations: 2 } });
-    expect(text).toContain('FAILURES: 1 distinct failure (2 rule violations)');
+    const text = renderConsole({ ...report([merged]), summary: { passed: 0, failed: 2, skipped: 0, warnings: 0, distinctFailures: 1, ruleViolations: 2, failingExchanges: 1 } });
+    expect(text).toContain('FAILURES: 1 distinct failure (2 rule violations), from 1 failing exchange\n');
     expect(text).toContain('ERR-BODY + STATUS-SET  GET /validate  (1)');
     expect(text).toContain('    rules:    ERR-BODY, STATUS-SET (one exchange, 2 rules broken)');
     expect(text).toContain('    why:      ERR-BODY: odd. x\n              STATUS-SET: odd status. y\n');
     expect(text.match(/failure 1/g)).toHaveLength(1);
+  });
+});
+
+describe('a failure that occurred more than once', () => {
+  it('says how often, and names the probes of the next occurrences, with their titles where they differ', () => {
+    const request = { method: 'GET', url: 'http://h/v2/validate', headers: {} };
+    const many: Failure = {
+      ...failure(1),
+      occurrences: 40,
+      examples: [
+        { probe: 'second probe', title: 'failure 1', request },
+        { probe: 'third probe', title: 'another title', request },
+      ],
+    };
+    const text = renderConsole({ ...report([many]), summary: { passed: 0, failed: 1, skipped: 0, warnings: 0, distinctFailures: 1, ruleViolations: 1, failingExchanges: 40 } });
+    expect(text).toContain('FAILURES: 1 distinct failure (1 rule violation), from 40 failing exchanges\n');
+    expect(text).toContain('    seen:     40 times, the same symptom; also in: second probe; third probe (another title); and 37 more\n');
+    // Shown once in full: the occurrences are not echoes.
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(1);
+    expect(renderConsole(report([failure(2)]))).not.toContain('seen:');
+  });
+});
+
+describe('progress', () => {
+  const lines = (updates: readonly Progress[]) => {
+    const written: string[] = [];
+    const progress = createProgress({ write: (t: string) => written.push(t) }, 60_000);
+    for (const p of updates) progress.update(p);
+    return written.join('');
+  };
+  const at = (phase: Progress['phase'], done: number, total: number, extra: Partial<Progress> = {}): Progress => ({ phase, done, total, requests: 1000 + done, failures: 1, ...extra });
+
+  it('prints the final figure of shrinking, though it ended before its budget', () => {
+    const text = lines([at('shrinking', 0, 400), at('shrinking', 1, 400), at('shrinking', 232, 400), at('shrinking', 232, 400, { ended: true })]);
+    expect(text).toBe('shrinking failures: 0 extra requests of at most 400, 1000 requests\nshrinking failures: done, 232 extra requests of a budget of 400, 1232 requests\n');
+  });
+
+  it('counts distinct failures, in the singular when there is one', () => {
+    expect(lines([at('probes', 0, 10, { failures: 0 }), at('probes', 10, 10)])).toBe('probes 0/10, 1000 requests, 0 distinct failures\nprobes 10/10, 1010 requests, 1 distinct failure\n');
   });
 });

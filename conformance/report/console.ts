@@ -1,8 +1,9 @@
 /**
  * The console reporter: progress while the run goes (one updating line on a terminal, a line
- * every few seconds otherwise), then the failures grouped by rule and operation, each with what
- * a reader needs to act: the probe, the request, the response, the seed and a curl line; then a
- * table of rules by outcome, the notes, and one closing line.
+ * every few seconds otherwise), then the distinct failures grouped by rule and operation, each
+ * with what a reader needs to act: the probe, how often it occurred and where else, the request,
+ * the response, the seed and a curl line; then a table of rules by outcome, the notes, and one
+ * closing line.
  */
 import { count } from '../checks/values.ts';
 import { reasonGroups } from '../coverage.ts';
@@ -38,7 +39,7 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   if (f.rules.length > 1) lines.push(`    rules:    ${f.rules.join(', ')} (one exchange, ${f.rules.length} rules broken)`);
   // A failure of several rules gives one reason per line (see mergeVerdicts).
   const why = f.rules.length > 1 ? f.message.split('\n') : [f.message];
-  lines.push(`    probe:    ${printable(f.probe)}`, ...why.map((line, i) => `    ${i ? '          ' : 'why:      '}${printable(line)}`));
+  lines.push(`    probe:    ${printable(f.probe)}`, ...occurrenceLines(f), ...why.map((line, i) => `    ${i ? '          ' : 'why:      '}${printable(line)}`));
   lines.push(`    request:  ${f.request.method} ${printable(f.request.url)}`);
   for (const [name, value] of Object.entries(f.request.headers)) lines.push(`              ${name}: ${printable(value)}`);
   if (f.request.body !== undefined) lines.push(`              body: ${printable(clip(f.request.body, REQUEST_BODY_SHOWN))}`);
@@ -55,6 +56,15 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   return lines;
 }
 
+
+/** How often the failure occurred, and the probes of the next few occurrences (with their titles where they differ). */
+function occurrenceLines(f: Failure): string[] {
+  if (f.occurrences <= 1) return [];
+  const examples = (f.examples ?? []).map((e) => `${printable(clip(e.probe, PROBE_TITLE_SHOWN))}${e.title === f.title ? '' : ` (${printable(clip(e.title, PROBE_TITLE_SHOWN))})`}`);
+  const more = f.occurrences - 1 - examples.length;
+  const also = [...examples, ...(more > 0 ? [`and ${more} more`] : [])].join('; ');
+  return [`    seen:     ${f.occurrences} times, the same symptom; also in: ${also}`];
+}
 
 /** How a generated input was shrunk, and the request first found when it was. */
 function shrinkLines(f: Failure): string[] {
@@ -165,9 +175,12 @@ const judgedInPart = (report: Report) => Object.entries(report.coverage.rules).f
 
 const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** `3 distinct failures (7 rule violations)`: one failure per exchange, however many rules it broke. */
+/**
+ * `3 distinct failures (7 rule violations), from 120 failing exchanges`: one failure per symptom,
+ * however many rules it broke and however often it occurred.
+ */
 export const failureCounts = (report: Report): string =>
-  `${count(report.summary.distinctFailures, 'distinct failure')} (${count(report.summary.ruleViolations, 'rule violation')})`;
+  `${count(report.summary.distinctFailures, 'distinct failure')} (${count(report.summary.ruleViolations, 'rule violation')}), from ${count(report.summary.failingExchanges, 'failing exchange')}`;
 
 /**
  * The closing line: verdict, what it covered, totals, wall time, requests and the seed. Whenever
@@ -177,19 +190,21 @@ export const failureCounts = (report: Report): string =>
 export function finalLine(report: Report, style: ConsoleStyle = { color: false }): string {
   const s = report.summary;
   const rate = report.durationMs > 0 ? ` (${Math.round((report.requests * 1000) / report.durationMs)}/s)` : '';
-  const tail = `${formatSeconds(report.durationMs)}, ${report.requests} requests${rate}, seed ${report.seed}`;
+  const tail = `${formatSeconds(report.durationMs)}, ${count(report.requests, 'request')}${rate}, seed ${report.seed}`;
   const { checked, total } = report.coverage;
   const reasons = report.coverage.skipped.map((g) => `${printable(g.reason)} (${g.count})`).join(', ');
+  const warnings = count(s.warnings, 'warning');
+  const ofTotal = `of ${count(total, 'check')}`;
   if (report.ok) {
-    if (!s.skipped) return `${green(style, '✓ conforms')}: ${s.passed} passed, ${s.failed} failed, 0 skipped, ${s.warnings} warnings — ${tail}`;
-    return `${green(style, '✓ conforms')} on ${checked} of ${total} checks — ${s.skipped} skipped: ${reasons}; ${s.warnings} warnings — ${tail}`;
+    if (!s.skipped) return `${green(style, '✓ conforms')}: ${s.passed} passed, ${s.failed} failed, 0 skipped, ${warnings} — ${tail}`;
+    return `${green(style, '✓ conforms')} on ${checked} ${ofTotal} — ${s.skipped} skipped: ${reasons}; ${warnings} — ${tail}`;
   }
   const failOnSkip = report.options.failOnSkip === true && s.skipped > 0;
   const why = [
-    ...(s.distinctFailures ? [`${failureCounts(report)}${s.skipped ? ` on ${checked} of ${total} checks` : ''}`] : []),
-    ...(failOnSkip ? [`${s.distinctFailures ? s.skipped : `${s.skipped} of ${total}`} checks skipped (--fail-on-skip)`] : []),
+    ...(s.distinctFailures ? [`${failureCounts(report)}${s.skipped ? `, on ${checked} ${ofTotal}` : ''}`] : []),
+    ...(failOnSkip ? [`${s.distinctFailures ? count(s.skipped, 'check') : `${s.skipped} ${ofTotal}`} skipped (--fail-on-skip)`] : []),
   ];
-  const counts = `${s.passed} passed, ${s.failed} failed, ${s.skipped ? '' : '0 skipped, '}${s.warnings} warnings`;
+  const counts = `${s.passed} passed, ${s.failed} failed, ${s.skipped ? '' : '0 skipped, '}${warnings}`;
   const skips = s.skipped ? `; ${failOnSkip ? '' : `${s.skipped} `}skipped: ${reasons}` : '';
   return `${red(style, '✗ does not conform')}: ${why.join(', and ') || 'see the failures above'} — ${counts}${skips} — ${tail}`;
 }
@@ -203,9 +218,10 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
   if (report.warnings.length) lines.push('', bold(style, yellow(style, `WARNINGS (${report.warnings.length})`)), ...grouped(report.warnings, style));
   lines.push('', bold(style, 'SUMMARY (rows are rule × operation)'), ...table(report.checks, style));
   const skips = byReason(report.checks.filter((r) => r.outcome === 'skipped'));
-  if (skips.length) lines.push('', bold(style, `SKIPPED: ${report.summary.skipped} of ${report.coverage.total} rows, by reason`), ...skips);
+  const ofRows = `of ${count(report.coverage.total, 'row')}`;
+  if (skips.length) lines.push('', bold(style, `SKIPPED: ${report.summary.skipped} ${ofRows}, by reason`), ...skips);
   const partly = judgedInPart(report);
-  if (partly.length) lines.push('', bold(style, `JUDGED IN PART: ${partly.length} of ${report.coverage.total} rows (some of their probes not sent), by reason`), ...byReason(partly));
+  if (partly.length) lines.push('', bold(style, `JUDGED IN PART: ${partly.length} ${ofRows} (some of their probes not sent), by reason`), ...byReason(partly));
   if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...report.notes.map((n) => `  - ${printable(n)}`));
   lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');
@@ -223,14 +239,18 @@ export function createProgress(stream: ProgressStream, everyMs = 2000): { update
   let lastPhase = '';
   const endedPhases = new Set<string>();
   let drawn = false;
+  const ended = (p: Progress) => p.ended ?? p.done === p.total;
+  const failures = (p: Progress) => count(p.failures, 'distinct failure');
   const text = (p: Progress) =>
     p.phase === 'probes'
-      ? `probes ${p.done}/${p.total}, ${p.requests} requests, ${p.failures} failures`
+      ? `probes ${p.done}/${p.total}, ${count(p.requests, 'request')}, ${failures(p)}`
       : p.phase === 'scenarios'
-        ? `scenarios ${p.done}/${p.total}, ${p.requests} requests, ${p.failures} failures`
+        ? `scenarios ${p.done}/${p.total}, ${count(p.requests, 'request')}, ${failures(p)}`
         : p.phase === 'shrinking'
-          ? `shrinking failures: ${p.done} of at most ${p.total} extra requests, ${p.requests} requests`
-          : `done: ${p.requests} requests, ${p.failures} failures`;
+          ? ended(p)
+            ? `shrinking failures: done, ${count(p.done, 'extra request')} of a budget of ${p.total}, ${count(p.requests, 'request')}`
+            : `shrinking failures: ${count(p.done, 'extra request')} of at most ${p.total}, ${count(p.requests, 'request')}`
+          : `done: ${count(p.requests, 'request')}, ${failures(p)}`;
   const clear = () => {
     if (tty && drawn) stream.write('\r\x1b[2K');
     drawn = false;
@@ -239,19 +259,19 @@ export function createProgress(stream: ProgressStream, everyMs = 2000): { update
     update(p) {
       const now = Date.now();
       if (tty) {
-        if (now - last < 80 && p.done !== p.total) return;
+        if (now - last < 80 && !ended(p)) return;
         last = now;
         stream.write(`\r\x1b[2K${text(p)}`);
         drawn = true;
         return;
       }
       if (p.phase === 'done') return;
-      const ended = p.done === p.total;
-      const due = p.phase !== lastPhase || (ended && !endedPhases.has(p.phase)) || now - last >= everyMs;
+      const end = ended(p);
+      const due = p.phase !== lastPhase || (end && !endedPhases.has(p.phase)) || now - last >= everyMs;
       if (!due) return;
       last = now;
       lastPhase = p.phase;
-      if (ended) endedPhases.add(p.phase);
+      if (end) endedPhases.add(p.phase);
       stream.write(`${text(p)}\n`);
     },
     say(line) {

@@ -3,8 +3,8 @@
  * (`junit-10.xsd` beside this file, vendored unchanged), checked by libxml2's own schema validator
  * (xmllint compiled to WebAssembly, the `xmllint-wasm` dev dependency: no system tool needed) on
  * the reports of real `conform` runs: the default run against the embedded mock, a run on a mock
- * started here without --allow-destructive (skipped rows), and a run on a fault variant
- * (failures). The same validator rejects reports broken the ways JUnit writers break them, so a
+ * started here without --allow-destructive and with --fail-on-skip (skipped rows, and the coverage
+ * gate's failing testcase), and a run on a fault variant (failures). The same validator rejects reports broken the ways JUnit writers break them, so a
  * pass means something; and every `time` is a duration the schema's own pattern accepts.
  */
 import { createHash } from 'node:crypto';
@@ -64,10 +64,11 @@ describe('the JUnit reports of real runs are valid under the Jenkins JUnit schem
     expect(conforming.code).toBe(0);
     reports.conforming = conforming.xml;
 
-    // A target that is not the embedded mock, without --allow-destructive: destructive rows are skipped.
+    // A target that is not the embedded mock, without --allow-destructive: destructive rows are
+    // skipped, and --fail-on-skip makes the skips fail the run, as a testcase of the gate.
     mock = await startMock({ port: 0 });
-    const skipping = await conformJunit(['--base-url', mock.url, '--site-id', mock.fixtures.siteId], { HSC_API_KEY: mock.fixtures.apiKey });
-    expect(skipping.code).toBe(0);
+    const skipping = await conformJunit(['--base-url', mock.url, '--site-id', mock.fixtures.siteId, '--fail-on-skip'], { HSC_API_KEY: mock.fixtures.apiKey });
+    expect(skipping.code).toBe(1);
     reports.skipping = skipping.xml;
 
     // A fault of the catalogue, only its rule checked (enough for failures, and cheap).
@@ -83,6 +84,10 @@ describe('the JUnit reports of real runs are valid under the Jenkins JUnit schem
     expect(count(reports.conforming, /<testcase /g)).toBeGreaterThan(0);
     expect(count(reports.conforming, /<failure |<skipped>/g)).toBe(0);
     expect(count(reports.skipping, /<skipped>/g)).toBeGreaterThan(0);
+    // The gate's testcase is the one failure, and <testsuites> counts it: a CI reading JUnit shows the run red.
+    expect(count(reports.skipping, /<failure /g)).toBe(1);
+    expect(reports.skipping).toMatch(/<testcase classname="coverage gate" name="--fail-on-skip: every check judged" time="[^"]*">\s*<failure message="\d+ of \d+ checks skipped \(--fail-on-skip\)" type="fail-on-skip">/);
+    expect(reports.skipping).toMatch(/<testsuites [^>]*failures="1"/);
     expect(count(reports.failing, /<failure /g)).toBeGreaterThan(0);
   });
 

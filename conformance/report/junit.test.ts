@@ -19,6 +19,7 @@ const failure: Failure = {
   response: { status: 200, headers: {}, text: `<html>${nasty}</html>`, ms: 1 },
   seed: 1,
   curl: `curl -H 'x: ${nasty}'`,
+  occurrences: 1,
 };
 
 const report: Report = {
@@ -30,7 +31,7 @@ const report: Report = {
   durationMs: 1234,
   requests: 3,
   options: {},
-  summary: { passed: 1, failed: 1, skipped: 1, warnings: 1, distinctFailures: 2, ruleViolations: 2 },
+  summary: { passed: 1, failed: 1, skipped: 1, warnings: 1, distinctFailures: 2, ruleViolations: 2, failingExchanges: 2 },
   checks: [
     { rule: 'AUTH-401', operation: 'GET /sites/{site_id}', outcome: 'failed', exchanges: 2, ms: 1500 },
     { rule: 'AUTH-401', operation: 'GET /validate', outcome: 'passed', exchanges: 1, ms: 25, reason: `note ${nasty}` },
@@ -62,7 +63,7 @@ describe('renderJunit', () => {
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
     expect(xml.match(/<testcase /g)).toHaveLength(3);
     expect(xml.match(/<failure /g)).toHaveLength(1);
-    expect(xml).toContain('(and 1 more)');
+    expect(xml).toContain('(and 1 more distinct failure)');
     // Shaped as the Jenkins JUnit schema wants: the reason as `<skipped>` content, no skip count on `<testsuites>`.
     expect(xml.match(/<skipped>[^<]*<\/skipped>/g)).toHaveLength(1);
     expect(xml).not.toMatch(/<skipped /);
@@ -117,26 +118,63 @@ describe('a failed row\'s <failure>', () => {
   const row = { rule: 'AUTH-401', operation: 'GET /sites/{site_id}', outcome: 'failed', exchanges: 100 } as const;
   const failureOf = (xml: string, op: string) => new RegExp(`<testcase [^>]*name="${xmlEscape(op).replace(/[{}]/g, '\\$&')}"[^>]*>\\s*<failure message="([^"]*)" type="[^"]*">([^<]*)</failure>`).exec(xml);
 
-  it('counts all the failures of the row, not only those listed', () => {
-    const listed = Array.from({ length: 10 }, (_, i) => ({ ...failure, title: `listed ${i}` }));
-    const xml = renderJunit({ ...report, checks: [{ ...row, failures: 100 }], failures: listed });
+  it('counts all the distinct failures of the row and their occurrences, not only those listed', () => {
+    const listed = Array.from({ length: 10 }, (_, i) => ({ ...failure, title: `listed ${i}`, occurrences: 3 }));
+    const xml = renderJunit({ ...report, checks: [{ ...row, failures: 100, occurrences: 420 }], failures: listed });
     const [, message, text] = failureOf(xml, row.operation)!;
-    expect(message).toBe('listed 0 (and 99 more)');
+    expect(message).toBe('listed 0 (and 99 more distinct failures), from 420 failing exchanges');
     expect(text).toContain('listed 9');
-    expect(text).toContain('… and 90 more not listed');
+    expect(text).toContain('… and 90 more distinct failures not listed');
   });
 
-  it('on a row that failed with a failure recorded on another operation (a scenario\'s read), gives that failure', () => {
-    const scenario: Failure = { ...failure, rule: 'STATE-DNS-UPDATE', rules: ['STATE-DNS-UPDATE'], operation: 'PUT /domains/{domain_id}/dns-records', title: 'the record was not added', message: 'after 1 s the list still lacks it' };
-    const checks = [
-      { rule: 'STATE-DNS-UPDATE', operation: scenario.operation, outcome: 'failed', exchanges: 2, failures: 1 },
-      { rule: 'STATE-DNS-UPDATE', operation: 'GET /domains/{domain_id}/dns-records', outcome: 'failed', exchanges: 2, failures: 1 },
-    ] as const;
-    const xml = renderJunit({ ...report, checks, failures: [scenario] });
+  it('names each distinct failure once, with how often it occurred', () => {
+    const request = { method: 'GET', url: 'http://x/v2/sites/s', headers: {} };
+    const many: Failure = { ...failure, title: 'answered 500', occurrences: 100, examples: [{ probe: 'valid request 2 of 100', title: 'answered 500', request }] };
+    const xml = renderJunit({ ...report, checks: [{ ...row, failures: 1, occurrences: 100 }], failures: [many] });
     expect(wellFormed(xml)).toEqual([]);
-    const [, message, text] = failureOf(xml, checks[1].operation)!;
-    expect(message).toBe(`the record was not added (failed with the failure under ${xmlEscape(scenario.operation)})`);
-    expect(text).toContain('after 1 s the list still lacks it');
-    expect(xml).not.toMatch(/<failure message="failed"/);
+    const [, message, text] = failureOf(xml, row.operation)!;
+    expect(message).toBe('answered 500, from 100 failing exchanges');
+    expect(text!.match(/answered 500\n/g)).toHaveLength(1);
+    expect(text!).toContain('seen 100 times, the same symptom; also in: valid request 2 of 100; and 98 more');
+  });
+
+  it('a scenario\'s read row passes with a note naming the row that owns the failure; only the action\'s row fails', () => {
+    const scenario: Failure = { ...failure, rule: 'STATE-DNS-UPDATE', rules: ['STATE-DNS-UPDATE'], operation: 'PUT /domains/{domain_id}/dns-records', title: 'the record was not added', message: 'after 1 s the list still lacks it' };
+    const note = `the property's failure is counted on the row of the action it is about, ${scenario.operation}; this operation only observed it`;
+    const checks = [
+      { rule: 'STATE-DNS-UPDATE', operation: scenario.operation, outcome: 'failed', exchanges: 2, failures: 1, occurrences: 1 },
+      { rule: 'STATE-DNS-UPDATE', operation: 'GET /domains/{domain_id}/dns-records', outcome: 'passed', exchanges: 2, reason: note },
+    ] as const;
+    const xml = renderJunit({ ...report, checks, summary: { ...report.summary, failed: 1 }, failures: [scenario] });
+    expect(wellFormed(xml)).toEqual([]);
+    expect(failureOf(xml, checks[0].operation)![1]).toBe('the record was not added');
+    expect(failureOf(xml, checks[1].operation)).toBeNull();
+    expect(xml).toContain(`<system-out>note: ${xmlEscape(note)}</system-out>`);
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+  });
+});
+
+describe('the coverage gate (--fail-on-skip)', () => {
+  const gate = (xml: string) => /<testsuite name="coverage gate" tests="1" failures="(\d)"[^>]*>[\s\S]*?<testcase classname="coverage gate" name="--fail-on-skip: every check judged"[^>]*>([\s\S]*?)<\/testsuite>/.exec(xml);
+  const total = (xml: string) => /<testsuites [^>]*tests="(\d+)" failures="(\d+)"/.exec(xml)!.slice(1).map(Number);
+
+  it('is a failing testcase when a row was skipped, naming the count and the reasons, and counted', () => {
+    const xml = renderJunit({ ...report, ok: false, options: { failOnSkip: true } });
+    expect(wellFormed(xml)).toEqual([]);
+    const [, failures, body] = gate(xml)!;
+    expect(failures).toBe('1');
+    expect(body).toContain(`<failure message="1 of 3 checks skipped (--fail-on-skip)" type="fail-on-skip">`);
+    expect(body).toContain(`- ${xmlEscape(`skipped ${nasty}`)} (1)`);
+    expect(total(xml)).toEqual([report.checks.length + 1, report.summary.failed + 1]);
+  });
+
+  it('passes when nothing was skipped, and is absent without the flag', () => {
+    const covered: Report = { ...report, options: { failOnSkip: true }, summary: { ...report.summary, skipped: 0 }, coverage: { ...report.coverage, skipped: [] } };
+    const xml = renderJunit(covered);
+    expect(gate(xml)![1]).toBe('0');
+    expect(gate(xml)![2]).not.toContain('<failure');
+    expect(total(xml)).toEqual([report.checks.length + 1, report.summary.failed]);
+    expect(renderJunit(report)).not.toContain('coverage gate');
+    expect(total(renderJunit(report))).toEqual([report.checks.length, report.summary.failed]);
   });
 });

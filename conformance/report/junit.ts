@@ -1,13 +1,17 @@
 /**
  * The JUnit XML reporter: one testsuite per rule, one testcase per operation (the report's rows),
- * `<failure>` with the failures of the row (a failure that broke several rules shows under each;
- * a scenario's failure shows under the rows of every operation it exercised), `<skipped>` with
- * the reason. The report's counts travel as properties: distinct failures and rule violations,
- * coverage, skipped rows per reason group, accepted changes per operation. Every value is
- * escaped, and characters XML 1.0 cannot carry (most control characters, lone surrogates) are
- * replaced. The output is valid under the Jenkins xUnit plugin's JUnit schema (`junit-10.xsd`
- * beside this file, checked by `junit-xsd.test.ts`), which CI tools hold JUnit files to.
+ * one `<failure>` per failed row naming each distinct failure of the row once, with how often it
+ * occurred (a failure that broke several rules shows under each of their rows; a scenario's under
+ * the row of the action it is about), `<skipped>` with the reason. With `--fail-on-skip`, one more
+ * testcase is the coverage gate: it fails, naming the skipped rows per reason, when any was
+ * skipped, so a CI that reads only JUnit sees the gate's verdict. The report's counts travel as
+ * properties: distinct failures, rule violations and failing exchanges, coverage, skipped rows per
+ * reason group, accepted changes per operation. Every value is escaped, and characters XML 1.0
+ * cannot carry (most control characters, lone surrogates) are replaced. The output is valid under
+ * the Jenkins xUnit plugin's JUnit schema (`junit-10.xsd` beside this file, checked by
+ * `junit-xsd.test.ts`), which CI tools hold JUnit files to.
  */
+import { count } from '../checks/values.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
 /** Text safe in XML 1.0 content and attribute values. */
@@ -33,6 +37,7 @@ function details(f: Failure): string {
     `${f.title}`,
     ...(f.rules.length > 1 ? [`rules: ${f.rules.join(', ')} (one exchange, ${f.rules.length} rules broken)`] : []),
     `probe: ${f.probe}`,
+    ...(f.occurrences > 1 ? [`seen ${f.occurrences} times, the same symptom; also in: ${[...(f.examples ?? []).map((e) => e.probe), ...(f.occurrences - 1 > (f.examples?.length ?? 0) ? [`and ${f.occurrences - 1 - (f.examples?.length ?? 0)} more`] : [])].join('; ')}`] : []),
     f.message,
     `request: ${f.request.method} ${f.request.url}`,
     ...Object.entries(f.request.headers).map(([k, v]) => `  ${k}: ${v}`),
@@ -47,22 +52,19 @@ function details(f: Failure): string {
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
 
 /**
- * A failed row's `<failure>`: its first failure's title with the true count of the others (not
- * only of those listed), every listed one in full. A row that failed with a failure recorded on
- * another operation (a STATE scenario's read that observed the action) points to it.
+ * A failed row's `<failure>`: its first distinct failure's title with the true count of the others
+ * (not only of those listed) and of their occurrences, every listed one in full, once.
  */
-function failureElement(row: CheckSummary, own: readonly Failure[], related: readonly Failure[]): string {
+function failureElement(row: CheckSummary, own: readonly Failure[]): string {
   const total = Math.max(row.failures ?? 0, own.length);
-  const first = own[0] ?? related[0];
+  const occurrences = Math.max(row.occurrences ?? 0, own.reduce((n, f) => n + f.occurrences, 0));
   let message: string;
   let text: string;
   if (own[0]) {
     const unlisted = total - own.length;
-    message = `${own[0].title}${total > 1 ? ` (and ${total - 1} more)` : ''}`;
-    text = [own.map(details).join('\n\n---\n\n'), ...(unlisted > 0 ? [`… and ${unlisted} more not listed (see the report's notes)`] : [])].join('\n\n');
-  } else if (first) {
-    message = `${first.title} (failed with the failure under ${first.operation})`;
-    text = [`This row failed with the ${row.rule} failure recorded under ${first.operation}, whose exchanges include this operation's:`, ...related.map(details)].join('\n\n');
+    const seen = occurrences > total ? `, from ${count(occurrences, 'failing exchange')}` : '';
+    message = `${own[0].title}${total > 1 ? ` (and ${count(total - 1, 'more distinct failure')})` : ''}${seen}`;
+    text = [own.map(details).join('\n\n---\n\n'), ...(unlisted > 0 ? [`… and ${count(unlisted, 'more distinct failure')} not listed (see the report's notes)`] : [])].join('\n\n');
   } else {
     message = row.reason ?? 'failed';
     text = row.reason ?? '';
@@ -70,11 +72,11 @@ function failureElement(row: CheckSummary, own: readonly Failure[], related: rea
   return `      <failure message="${attr(message)}" type="${attr(row.rule)}">${xmlEscape(text)}</failure>`;
 }
 
-function testcase(row: CheckSummary, own: readonly Failure[], related: readonly Failure[], warnings: readonly Failure[]): string {
+function testcase(row: CheckSummary, own: readonly Failure[], warnings: readonly Failure[]): string {
   // No `assertions` (the exchanges judged): the Jenkins JUnit schema rejects it; the JSON report has them.
   const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="${seconds(row.ms ?? 0)}">`;
   const body: string[] = [];
-  if (row.outcome === 'failed') body.push(failureElement(row, own, related));
+  if (row.outcome === 'failed') body.push(failureElement(row, own));
   // The reason as content, line breaks kept (the schema would take a `message` attribute too).
   else if (row.outcome === 'skipped') body.push(`      <skipped>${xmlEscape(row.reason ?? 'skipped')}</skipped>`);
   const out = [...(row.outcome !== 'skipped' && row.reason ? [`note: ${row.reason}`] : []), ...warnings.map((w) => `warning: ${details(w)}`)];
@@ -93,10 +95,38 @@ function consumedByOperation(report: Report): { operation: string; effect: strin
   return [...ops.values()];
 }
 
+/** The name of the coverage gate's testsuite and testcase (no rule id has a space). */
+export const GATE = { suite: 'coverage gate', name: '--fail-on-skip: every check judged' } as const;
+
+/**
+ * With `--fail-on-skip`, the gate as a testcase of its own: failed when any row was skipped, its
+ * message the count, its text the skipped rows per reason group. Undefined without the flag.
+ */
+function gateSuite(report: Report, properties: string): { xml: string; failed: boolean } | undefined {
+  if (report.options.failOnSkip !== true) return undefined;
+  const skipped = report.summary.skipped;
+  const open = `    <testcase classname="${attr(GATE.suite)}" name="${attr(GATE.name)}" time="0.000">`;
+  const testcase = skipped
+    ? [
+        open,
+        `      <failure message="${attr(`${skipped} of ${count(report.coverage.total, 'check')} skipped (--fail-on-skip)`)}" type="fail-on-skip">${xmlEscape(
+          ['Skipped rows (rule × operation), per reason; the JSON report\'s `coverage` names each:', ...report.coverage.skipped.map((g) => `- ${g.reason} (${g.count})`)].join('\n'),
+        )}</failure>`,
+        '    </testcase>',
+      ].join('\n')
+    : `${open}</testcase>`;
+  const xml = [
+    `  <testsuite name="${attr(GATE.suite)}" tests="1" failures="${skipped ? 1 : 0}" errors="0" skipped="0" time="0.000" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
+    `    <properties>\n${properties}\n    </properties>`,
+    testcase,
+    '  </testsuite>',
+  ].join('\n');
+  return { xml, failed: skipped > 0 };
+}
+
 export function renderJunit(report: Report): string {
   const rules = [...new Set(report.checks.map((c) => c.rule))];
   const byPair = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rules.includes(c.rule) && f.operation === c.operation);
-  const onOtherOperations = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rules.includes(c.rule) && f.operation !== c.operation);
   const properties = [
     ['seed', String(report.seed)],
     ['target', report.target],
@@ -104,6 +134,7 @@ export function renderJunit(report: Report): string {
     ['requests', String(report.requests)],
     ['distinctFailures', String(report.summary.distinctFailures)],
     ['ruleViolations', String(report.summary.ruleViolations)],
+    ['failingExchanges', String(report.summary.failingExchanges)],
     ['coverage.checked', String(report.coverage.checked)],
     ['coverage.total', String(report.coverage.total)],
     ...report.coverage.skipped.map((g) => [`skipped: ${g.reason}`, String(g.count)]),
@@ -118,16 +149,19 @@ export function renderJunit(report: Report): string {
     return [
       `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(rows.reduce((sum, c) => sum + (c.ms ?? 0), 0))}" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
       `    <properties>\n${properties.replace(/^ {6}/gm, '      ')}\n    </properties>`,
-      ...rows.map((c) => testcase(c, byPair(report.failures, c), onOtherOperations(report.failures, c), byPair(report.warnings, c))),
+      ...rows.map((c) => testcase(c, byPair(report.failures, c), byPair(report.warnings, c))),
       '  </testsuite>',
     ].join('\n');
   });
-  const total = report.checks.length;
+  const gate = gateSuite(report, properties);
+  const total = report.checks.length + (gate ? 1 : 0);
+  const failed = report.summary.failed + (gate?.failed ? 1 : 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     // No `skipped` here: the Jenkins JUnit schema has it on each testsuite only.
-    `<testsuites name="hosted-site-contract conformance (spec ${attr(report.specVersion)})" tests="${total}" failures="${report.summary.failed}" errors="0" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="hosted-site-contract conformance (spec ${attr(report.specVersion)})" tests="${total}" failures="${failed}" errors="0" time="${seconds(report.durationMs)}">`,
     ...suites,
+    ...(gate ? [gate.xml] : []),
     '</testsuites>',
     '',
   ].join('\n');

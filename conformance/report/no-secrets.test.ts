@@ -67,7 +67,9 @@ describe('no secret in any report format', () => {
       send: leakySend,
       suite: { checks: [quoting], probeSources: [() => ({ probes, skipped: [] })], scenarioSources: [] },
     });
-    expect(report.failures).toHaveLength(probes.length);
+    // The two on GET /sites/{site_id} are one symptom: the second is an example, its request in the reports too.
+    expect(report.failures).toHaveLength(probes.length - 1);
+    expect(report.failures.find((f) => f.operation === 'GET /sites/{site_id}')?.examples?.map((e) => e.probe)).toEqual(['x-api-key']);
     const outputs = { console: renderConsole(report), json: renderJson(report), junit: renderJunit(report) };
     const forms = (v: string) => [v, encodeURIComponent(v), Buffer.from(`${v}:`).toString('base64'), Buffer.from(v).toString('base64'), JSON.stringify(v).slice(1, -1), v.toUpperCase(), v.slice(0, 12)];
     const forbidden = [...forms(KEY), ...forms(OTHER), ...forms(SFTP), ...forms(ADMIN)];
