@@ -51,6 +51,7 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     ['--max-wait-s that is not a number', ['--max-wait-s', 'soon'], /--max-wait-s needs a whole number from 0/],
     ['--max-body-kb 0', ['--max-body-kb', '0'], /--max-body-kb needs a whole number from 1/],
     ['--state-window-s 0', ['--state-window-s', '0'], /--state-window-s needs a whole number from 1 to 3600/],
+    ['--allow-live without --allow-destructive', [...live, '--allow-live'], /--allow-live needs --allow-destructive/],
     ['--output naming a directory', ['--reporter', 'json', '--output', tmpdir()], /--output: .* is a directory, not a file/],
     ['--output inside a file', ['--reporter', 'json', '--output', `${fileURLToPath(import.meta.url)}/report.json`], /--output: no directory/],
   ])('%s', async (_, args, message) => {
@@ -204,9 +205,11 @@ describe('coverage against a target that is not the embedded mock (a mock starte
   it('a destructive run names what it consumed, which explains the next run\'s smaller coverage', async () => {
     const fresh = await startMock({ port: 0 });
     try {
-      const accounts = new Set(seedCompanies().flatMap((c) => c.sites.flatMap((site) => site.environments.flatMap((e) => e.sftpAccounts.map((a) => a.id)))));
+      const environments = seedCompanies().flatMap((c) => c.sites.flatMap((site) => site.environments));
+      // Without --allow-live only the non-live environments' accounts may go.
+      const accounts = new Set(environments.filter((e) => e.name !== 'live').flatMap((e) => e.sftpAccounts.map((a) => a.id)));
       const removal = 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}';
-      // Each run removes some accounts (discovery finds the others in every environment), until none is left.
+      // Each run removes some accounts (discovery finds the others), until none is left where removals may act.
       const runs: Report[] = [];
       const removed = new Set<string>();
       while (runs.length < 8 && (runs.length === 0 || runs.at(-1)!.coverage.checked === runs[0]!.coverage.checked)) {
@@ -229,6 +232,35 @@ describe('coverage against a target that is not the embedded mock (a mock starte
       expect(last.coverage.skipped.some((g) => /SFTP account/.test(g.reason))).toBe(true);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('where only the live environment holds what a destructive check needs, the check is skipped naming --allow-live, and runs there with it', async () => {
+    const laidOut = await startMock({ port: 0, layout: 'staging-without-sftp-and-backups' });
+    try {
+      const company = laidOut.store.companies.find((c) => c.id === laidOut.fixtures.companyId)!;
+      const liveEnv = company.sites[0]!.environments.find((e) => e.name === 'live')!;
+      const restore = operation(api.endpoints.find((e) => e.name === 'restoreBackup')!);
+      const only = ['--allow-destructive', '--only', 'INPUT-ACCEPT,ACK-202'];
+      const without = await cli(args(laidOut, ...only), env(laidOut));
+      const skipped = JSON.parse(without.stdout) as Report;
+      expect(without.code).toBe(0);
+      expect(skipped.options).toMatchObject({ allowDestructive: true, allowLive: false });
+      expect(skipped.checks.find((c) => c.rule === 'INPUT-ACCEPT' && c.operation === restore)).toMatchObject({ outcome: 'skipped', reason: 'needs --allow-live (only the live environment has a backup)' });
+      // Grouped in the closing line, with the rows it stands for.
+      const group = skipped.coverage.skipped.find((g) => g.reason === 'needs --allow-live (only the live environment has a backup)');
+      expect(group?.count).toBe(2);
+      expect(without.stderr).toContain(`needs --allow-live (only the live environment has a backup) (${group!.count})`);
+      expect(without.stderr).toMatch(/✓ conforms on \d+ of \d+ checks — \d+ skipped: /);
+      expect(skipped.notes.some((n) => n.startsWith('safety: ') && n.includes(liveEnv.id))).toBe(true);
+      expect(skipped.consumed.filter((c) => c.effect === 'destructive').flatMap((c) => Object.values(c.ids))).not.toContain(liveEnv.id);
+
+      const withLive = JSON.parse((await cli(args(laidOut, ...only, '--allow-live'), env(laidOut))).stdout) as Report;
+      expect(withLive.options).toMatchObject({ allowLive: true });
+      expect(withLive.checks.find((c) => c.rule === 'INPUT-ACCEPT' && c.operation === restore)).toMatchObject({ outcome: 'passed' });
+      expect(withLive.consumed.find((c) => c.operation === restore)?.ids).toMatchObject({ target_env_id: liveEnv.id });
+    } finally {
+      await laidOut.close();
     }
   });
 });

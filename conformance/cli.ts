@@ -15,6 +15,7 @@ import { bytes } from './body.ts';
 import { CURL_WITHHELD } from './curl.ts';
 import { discover, DiscoveryError, type Discovery } from './discovery.ts';
 import { createTransport } from './http.ts';
+import { liveSafetyNote } from './probes/inputs.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
 import { parseConformArgs, type ConformOptions, type Destination } from './options.ts';
 import { createProgress, finalLine, renderConsole } from './report/console.ts';
@@ -79,11 +80,13 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     }
 
     const startedAt = Date.now();
+    // Our own mock: every action may act anywhere in it, as --allow-destructive is always on there.
+    const allowLive = options.allowLive || mock !== undefined;
     let main: Discovery;
     let other: Discovery | undefined;
     try {
-      main = await discover({ baseUrl: endpoints.baseUrl, ...endpoints.main, send, label: '--site-id' });
-      if (endpoints.other) other = await discover({ baseUrl: endpoints.baseUrl, ...endpoints.other, send, label: '--other-site-id' });
+      main = await discover({ baseUrl: endpoints.baseUrl, ...endpoints.main, send, label: '--site-id', allowLive });
+      if (endpoints.other) other = await discover({ baseUrl: endpoints.baseUrl, ...endpoints.other, send, label: '--other-site-id', allowLive });
     } catch (error) {
       if (!(error instanceof DiscoveryError)) throw error;
       progress.end();
@@ -97,6 +100,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       main: { apiKey: endpoints.main.apiKey, ids: main.ids },
       ...(other && endpoints.other ? { other: { apiKey: endpoints.other.apiKey, ids: other.ids } } : {}),
       allowDestructive: options.allowDestructive || mock !== undefined,
+      allowLive,
       embedded: mock !== undefined,
     };
     const report = await runConformance({
@@ -111,10 +115,11 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       suite,
       sanitizer,
       onProgress: progress.update,
-      notes: [...main.notes, ...(other?.notes.map((n) => n.replace(/^discovery:/, 'discovery (other company):')) ?? [])],
+      notes: [...main.notes, ...(other?.notes.map((n) => n.replace(/^discovery:/, 'discovery (other company):')) ?? []), ...[liveSafetyNote(target)].filter((n) => n !== undefined)],
       priorRequests: main.requests + (other?.requests ?? 0),
       startedAt,
       reportOptions: {
+        allowLive,
         timeoutMs: options.timeoutMs,
         rate: options.rate ?? null,
         maxWaitS: options.maxWaitS,

@@ -62,16 +62,17 @@ describe('discover against the mock', () => {
 });
 
 describe('discover against the mock in other layouts', () => {
-  const discoverIn = async (layout: string) => {
+  const discoverIn = async (layout: string, allowLive = false) => {
     const m = await startMock({ port: 0, layout });
     try {
-      return await discover({ baseUrl: m.url, apiKey: m.fixtures.apiKey, siteId: m.fixtures.siteId, send });
+      return await discover({ baseUrl: m.url, apiKey: m.fixtures.apiKey, siteId: m.fixtures.siteId, send, allowLive });
     } finally {
       await m.close();
     }
   };
   const staging = 'company-a/alpha/staging';
   const live = 'company-a/alpha/live';
+  const liveAccounts = ['editor', 'auditor', 'deployer'].map((name) => fixtureUuid(`${live}/sftp/${name}`));
 
   it('a staging domain without records is still the DNS place: probe records go inside its own name', async () => {
     const { ids } = await discoverIn('staging-domain-without-dns');
@@ -79,21 +80,35 @@ describe('discover against the mock in other layouts', () => {
     expect(ids.dnsRecord).toBeUndefined();
   });
 
-  it('backups and SFTP accounts found only on live are used there, and the notes say so', async () => {
+  it('backups and SFTP accounts found only on live are not named for actions without allowLive, and the notes say why', async () => {
     const { ids, notes } = await discoverIn('staging-without-sftp-and-backups');
-    expect(ids).toMatchObject({ envId: fixtureUuid(`${staging}/env`), sftpEnvId: fixtureUuid(`${live}/env`), backupId: 1001 });
-    expect(ids.sftpAccountIds).toEqual(['editor', 'auditor', 'deployer'].map((name) => fixtureUuid(`${live}/sftp/${name}`)));
-    expect(notes.filter((n) => n.includes('(live), as the preferred one')).length).toBe(2);
+    expect(ids).toMatchObject({ envId: fixtureUuid(`${staging}/env`), sftpAccountIds: [] });
+    expect(ids.backupId).toBeUndefined();
+    // Reads still find them: the live place holds them.
+    expect(ids.places?.find((p) => p.envName === 'live')).toMatchObject({ backupId: 1001, sftpAccountIds: liveAccounts });
+    expect(notes).toContain('discovery: backup restores skip: needs --allow-live (only the live environment has a backup)');
+    expect(notes).toContain('discovery: SFTP removals skip: needs --allow-live (only the live environment has an additional SFTP account)');
+  });
+
+  it('with allowLive, they are used there, and the notes say so', async () => {
+    const { ids, notes } = await discoverIn('staging-without-sftp-and-backups', true);
+    expect(ids).toMatchObject({ envId: fixtureUuid(`${staging}/env`), sftpEnvId: fixtureUuid(`${live}/env`), backupId: 1001, sftpAccountIds: liveAccounts });
+    expect(notes.filter((n) => n.includes('(live), as the preferred one') && n.endsWith('with --allow-live')).length).toBe(2);
   });
 
   it('staging listed first or last, discovery prefers it', async () => {
     expect((await discoverIn('staging-first')).ids.envId).toBe(fixtureUuid(`${staging}/env`));
   });
 
-  it('a site with only live aims there and says so', async () => {
+  it('a site with only live aims reads and mutating actions there, destructive ones only with allowLive, and says so', async () => {
     const { ids, notes } = await discoverIn('only-live');
-    expect(ids.envId).toBe(fixtureUuid(`${live}/env`));
-    expect(notes.join('\n')).toMatch(/no non-live environment; actions aim at the live one/);
+    expect(ids).toMatchObject({ envId: fixtureUuid(`${live}/env`), sftpAccountIds: [] });
+    expect([ids.domainId, ids.backupId, ids.dnsRecordsAtStart]).toEqual([undefined, undefined, undefined]);
+    expect(notes.join('\n')).toMatch(/no non-live environment; reads and mutating actions aim at the live one \(.*\), destructive ones skip without --allow-live/);
+    expect(notes).toContain('discovery: DNS updates skip: needs --allow-live (the site has only its live environment)');
+    const allowed = await discoverIn('only-live', true);
+    expect(allowed.ids).toMatchObject({ domainId: fixtureUuid(`${live}/domain/`), backupId: 1001, sftpAccountIds: liveAccounts });
+    expect(allowed.notes.join('\n')).toMatch(/destructive ones too \(--allow-live\)/);
   });
 });
 
@@ -148,7 +163,7 @@ describe('discover against odd data', () => {
       if (path.endsWith(`/sites/${SITE}`)) return { probe, response: ok({ site: { company_id: 'comp', environments: [{ id: 'live-env', name: 'live', domains: [domain] }] } }), throttled: 0 };
       return sparse(probe);
     };
-    const { ids } = await discover({ baseUrl: 'http://x/v2', apiKey: 'k', siteId: SITE, send: withDomain });
+    const { ids } = await discover({ baseUrl: 'http://x/v2', apiKey: 'k', siteId: SITE, send: withDomain, allowLive: true });
     expect(ids).toMatchObject({ domainId: domain.id, domainName: domain.name });
     expect(ids.dnsRecordsAtStart).toBeUndefined();
   });

@@ -3,13 +3,18 @@
  * id: the same path for a live API and for the embedded mock. Odd or missing data leaves an
  * optional id undefined (the probes that need it skip with a reason); only what the suite cannot
  * start without (an answer at all, an accepted key, the site, one environment) is an error.
+ * Its reads are built by the request kit, and the ids actions take (the STATE-* properties act on
+ * them) follow the kit's safety rules: a destructive action keeps off a live environment unless
+ * `allowLive` (--allow-live).
  */
-import type { Referent, ResourceName } from '../spec/model.ts';
-import { fillPath, is2xx as isStatus2xx, operation, readOf, type Location } from '../spec/queries.ts';
+import type { ResourceName } from '../spec/model.ts';
+import { is2xx as isStatus2xx, operation, readOf, type Location } from '../spec/queries.ts';
 import { at, count, isObject } from './checks/values.ts';
 import { defined } from './defined.ts';
 import { redirectTarget } from './body.ts';
-import type { DiscoveredIds, Exchange, Place, Probe, ProbeResponse, Send } from './types.ts';
+import { isLive, placeOf, validRequests, type Found, type Ids } from './probes/inputs.ts';
+import { bearer, makeProbe } from './probes/request.ts';
+import type { DiscoveredIds, Exchange, Place, ProbeResponse, Send } from './types.ts';
 
 /** The target cannot be used: unreachable, key refused, site not found. The CLI exits 2. */
 export class DiscoveryError extends Error {
@@ -24,6 +29,11 @@ export interface DiscoveryInput {
   readonly send: Send;
   /** How the tenant is named in messages (`--site-id`, `--other-site-id`). */
   readonly label?: string;
+  /**
+   * Destructive requests may act on a live environment (`--allow-live`): the ids the STATE-*
+   * properties act on may then be a live environment's. Default: never.
+   */
+  readonly allowLive?: boolean;
 }
 
 export interface Discovery {
@@ -64,31 +74,23 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const label = input.label ?? '--site-id';
   const notes: string[] = [];
   let requests = 0;
-  /** One read of the model, its path ids named by what they refer to. */
-  const read = async (location: Location, refs: Partial<Record<Referent, string>> = {}): Promise<Exchange> => {
+  /** One read of the model, its path ids named by what they refer to, built by the request kit. */
+  const read = async (location: Location, ids: Ids = {}): Promise<Exchange> => {
     const e = location.endpoint;
-    const params = Object.fromEntries(e.pathParams.map((p) => [p.name, (p.refersTo && refs[p.refersTo]) ?? '']));
-    const probe: Probe = {
-      rule: 'INPUT-ACCEPT',
-      endpoint: e,
-      expect: 'valid',
-      title: `discovery: ${operation(e)}`,
-      request: {
-        method: e.method,
-        url: `${input.baseUrl}${fillPath(e.path, params)}`,
-        headers: { authorization: `Bearer ${input.apiKey}`, accept: 'application/json' },
-      },
-    };
+    const built = validRequests(e, { ids }, 0, 1);
+    // Discovery names every id its reads refer to: a reason here is a bug, not the target's doing.
+    if (!built.ok) throw new Error(`discovery cannot build ${operation(e)}: ${built.reason}`);
+    const { drawn: _, ...parts } = built.value[0]!;
+    const probe = makeProbe(input, 'INPUT-ACCEPT', 'valid', `discovery: ${operation(e)}`, { endpoint: e, credentials: bearer(input.apiKey), ...parts });
     requests++;
     const exchange = await input.send(probe);
     requests += exchange.throttled;
     return exchange;
   };
-  /** The items of a listing, or [] with a note naming the cause. */
   /** The items a list read gives; undefined (and a note) when it gives none. */
-  const listed = async (resource: ResourceName, refs: Partial<Record<Referent, string>>, what: string): Promise<Json[] | undefined> => {
+  const listed = async (resource: ResourceName, ids: Ids, what: string): Promise<Json[] | undefined> => {
     const location = readOf(resource);
-    const exchange = await read(location, refs);
+    const exchange = await read(location, ids);
     if (is2xx(exchange.response) && exchange.response.json !== undefined) return arrayAt(exchange.response.json, ...location.path).filter(isObject);
     notes.push(`discovery: ${operation(location.endpoint)} answered ${describe(exchange)}; ${what} unknown`);
     return undefined;
@@ -116,7 +118,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
 
   // 2. The site.
   const siteRead = readOf('Site');
-  const site = await read(siteRead, { site: input.siteId });
+  const site = await read(siteRead, { siteId: input.siteId });
   if (site.failure) throw new DiscoveryError(`cannot read the site of ${label}: GET /sites/${input.siteId}: ${describe(site)}`);
   if (!is2xx(site.response) || site.response.json === undefined) {
     throw new DiscoveryError(`cannot read the site of ${label} ${input.siteId}: GET /sites/{site_id} answered ${describe(site)}`);
@@ -131,7 +133,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
 
   // 3. Environments: the full list, else the site's summaries; the order actions prefer them.
   const summaries = arrayAt(siteBody, 'environments').filter(isObject);
-  let envs = await list('Environment', { site: input.siteId }, 'environment details');
+  let envs = await list('Environment', { siteId: input.siteId }, 'environment details');
   if (!envs.some((e) => str(e.id))) envs = summaries;
   envs = envs.filter((e) => str(e.id));
   if (!envs.length) throw new DiscoveryError(`the site ${input.siteId} has no environment the suite can use (no environment with an id)`);
@@ -159,7 +161,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       }
       domainBudget--;
       seen.domains++;
-      const recordsRead = await listed('DnsRecord', { domain: str(domain.id)! }, `the DNS records of domain ${str(domain.id)}`);
+      const recordsRead = await listed('DnsRecord', { domainId: str(domain.id)! }, `the DNS records of domain ${str(domain.id)}`);
       const records = recordsRead ?? [];
       seen.records += records.length;
       const named = records.filter((r) => str(r.type) && str(r.name));
@@ -168,9 +170,9 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       // The probe zone is the domain's own name; a domain known only by a record's name comes second.
       if (!chosen || (!chosen.name && candidate.name) || (!chosen.name && !chosen.record && candidate.record)) chosen = candidate;
     }
-    const backups = await list('Backup', { environment: envId }, `the backups of environment ${envId}`);
+    const backups = await list('Backup', { envId }, `the backups of environment ${envId}`);
     seen.backups += backups.length;
-    const accounts = await list('AdditionalSftpAccount', { environment: envId }, `the additional SFTP accounts of environment ${envId}`);
+    const accounts = await list('AdditionalSftpAccount', { envId }, `the additional SFTP accounts of environment ${envId}`);
     const sftpAccountIds = accounts.map((a) => str(a.id)).filter((id): id is string => id !== undefined);
     seen.accounts += sftpAccountIds.length;
     const place: Place = {
@@ -191,7 +193,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   if (seen.skippedDomains) notes.push(`discovery: explored the DNS records of ${seen.domains} domains; ${seen.skippedDomains} more not read (at most ${MAX_EXPLORED_DOMAINS})`);
 
   // 5. A company user.
-  const users = await list('CompanyUser', { company: companyId }, 'user ids');
+  const users = await list('CompanyUser', { companyId }, 'user ids');
   const userId = users.map((u) => str(at(u, 'user', 'id'))).find((id) => id !== undefined);
 
   notes.push(
@@ -199,17 +201,24 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       `${count(seen.backups, 'backup')}, ${count(seen.accounts, 'additional SFTP account')}, ${count(users.length, 'company user')}`,
   );
   const main = places[0]!;
-  if (main.envName === 'live') notes.push(`discovery: the site has no non-live environment; actions aim at the live one (${main.envId})`);
+  const allowLive = input.allowLive === true;
+  if (isLive(main)) {
+    notes.push(
+      `discovery: the site has no non-live environment; reads and mutating actions aim at the live one (${main.envId}), ` +
+        (allowLive ? 'destructive ones too (--allow-live)' : 'destructive ones skip without --allow-live'),
+    );
+  }
   // `live` is the only name the document singles out: a `production` environment looks like any other to the suite.
   else notes.push(`discovery: actions aim at environment ${main.envId}${main.envName ? ` (${main.envName})` : ''}: the first not named \`live\`${preferred[0]?.is_blocked === true ? '' : ' and not blocked'}`);
-  const dns = places.find((p) => p.domainId && (p.domainName || p.dnsRecord));
-  const backup = places.find((p) => p.backupId !== undefined);
-  const sftp = places.find((p) => p.sftpAccountIds.length > 0);
-  notes.push(...elsewhere(main, [
-    [dns, 'DNS probes act on a domain', 'no domain with a name or a DNS record; probes that need a domain skip'],
-    [backup, 'backup restores use a backup', 'no backup with an integer id; backup restores skip'],
-    [sftp, 'SFTP probes act on an additional SFTP account', 'no additional SFTP account; probes that remove one skip'],
-  ]));
+  // Where the actions naming each kind of data take it from: the request kit's rule, so the STATE-*
+  // properties (which act on these ids) keep to the same safety rules as every probe.
+  const families: Family[] = [
+    { found: placeOf('dns-record', places, allowLive), actions: 'DNS updates', act: 'act on a domain', none: 'no domain with a name or a DNS record; probes that need a domain skip' },
+    { found: placeOf('backup', places, allowLive), actions: 'backup restores', act: 'use a backup', none: 'no backup with an integer id; backup restores skip' },
+    { found: placeOf('additional-sftp-account', places, allowLive), actions: 'SFTP removals', act: 'act on an additional SFTP account', none: 'no additional SFTP account; probes that remove one skip' },
+  ];
+  notes.push(...elsewhere(main, families));
+  const [dns, backup, sftp] = families.map((f) => (f.found.ok ? f.found.value : undefined));
 
   const ids: DiscoveredIds = {
     companyId,
@@ -217,7 +226,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     envIds: envs.map((e) => str(e.id)!),
     envId: main.envId,
     sftpEnvId: (sftp ?? main).envId,
-    sftpAccountIds: (sftp ?? main).sftpAccountIds,
+    sftpAccountIds: sftp?.sftpAccountIds ?? [],
     places,
     ...defined({
       cdnCacheId: main.cdnCacheId,
@@ -232,12 +241,25 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   return { ids, notes, requests };
 }
 
-/** Notes for families that act outside the preferred environment, or nowhere. */
-function elsewhere(main: Place, families: readonly (readonly [Place | undefined, string, string])[]): string[] {
-  return families.flatMap(([place, acts, none]) => {
-    if (!place) return [`discovery: ${none}`];
-    if (place === main) return [];
-    return [`discovery: ${acts} of environment ${place.envId}${place.envName ? ` (${place.envName})` : ''}, as the preferred one (${main.envId}) has none`];
+/** A kind of data actions name, where they take it from (or why nowhere), and how notes name them. */
+interface Family {
+  readonly found: Found<Place | undefined>;
+  readonly actions: string;
+  readonly act: string;
+  readonly none: string;
+}
+
+/**
+ * Notes for kinds of data the actions take outside the preferred environment, or nowhere: none
+ * held, or only a live environment holds it and destructive actions keep off it (the kit's reason).
+ */
+function elsewhere(main: Place, families: readonly Family[]): string[] {
+  return families.flatMap(({ found, actions, act, none }) => {
+    if (!found.ok) return [`discovery: ${found.live ? `${actions} skip: ${found.reason}` : none}`];
+    const place = found.value;
+    if (!place || place === main) return [];
+    const live = isLive(place) ? ', with --allow-live' : '';
+    return [`discovery: ${actions} ${act} of environment ${place.envId}${place.envName ? ` (${place.envName})` : ''}, as the preferred one (${main.envId}) has none${live}`];
   });
 }
 

@@ -25,6 +25,8 @@ export interface ConformOptions {
   readonly live?: { readonly baseUrl: string; readonly apiKey: string; readonly siteId: string };
   readonly other?: { readonly apiKey: string; readonly siteId: string };
   readonly allowDestructive: boolean;
+  /** Destructive requests may act on a live environment (--allow-live; needs --allow-destructive against --base-url). */
+  readonly allowLive: boolean;
   readonly seed: number;
   readonly runs: number;
   readonly timeoutMs: number;
@@ -189,6 +191,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     'other-api-key': { type: 'string' },
     'other-site-id': { type: 'string' },
     'allow-destructive': { type: 'boolean' },
+    'allow-live': { type: 'boolean' },
     seed: { type: 'string' },
     runs: { type: 'string' },
     'timeout-ms': { type: 'string' },
@@ -225,6 +228,8 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     }
     if (flags['mock-variant'] !== undefined) throw new UsageError('--mock-variant applies to the embedded mock only, not with --base-url');
     if (flags['mock-layout'] !== undefined) throw new UsageError('--mock-layout applies to the embedded mock only, not with --base-url');
+    // Alone it would change nothing: without --allow-destructive no valid action is sent anywhere.
+    if (flags['allow-live'] && !flags['allow-destructive']) throw new UsageError('--allow-live needs --allow-destructive (it lets destructive requests act on the live environment too)');
   } else {
     for (const flag of ['api-key', 'site-id', 'other-api-key', 'other-site-id'] as const) {
       if (flags[flag] !== undefined) throw new UsageError(`--${flag} needs --base-url (without it the embedded mock is tested, with its own keys)`);
@@ -237,6 +242,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     ...(live ? { live } : {}),
     ...(other ? { other } : {}),
     allowDestructive: flags['allow-destructive'] ?? false,
+    allowLive: flags['allow-live'] ?? false,
     seed: parseSeed(flags.seed),
     runs: positiveInt('--runs', flags.runs, DEFAULT_RUNS, 10_000),
     timeoutMs: positiveInt('--timeout-ms', flags['timeout-ms'], DEFAULT_TIMEOUT_MS, 600_000),

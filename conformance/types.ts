@@ -298,16 +298,20 @@ export interface DiscoveredIds {
   /** The environment actions are aimed at: a non-live one when the site has one. */
   readonly envId: string;
   readonly cdnCacheId?: string;
-  /** The domain DNS probes act on: one of a non-live environment when there is one. */
+  /**
+   * The domain DNS updates act on: one of a non-live environment when there is one; never a live
+   * environment's without --allow-live (discovery's `allowLive`).
+   */
   readonly domainId?: string;
   /** The `name` of `domainId`: the zone probe DNS records are named inside. */
   readonly domainName?: string;
   /** A DNS record of `domainId`, when it has one (its zone is used when the domain has no name). */
   readonly dnsRecord?: { readonly type: string; readonly name: string };
+  /** A backup restores take: never a live environment's without --allow-live. */
   readonly backupId?: number;
   /** The environment whose additional SFTP accounts are listed in `sftpAccountIds` (defaults to `envId`). */
   readonly sftpEnvId?: string;
-  /** Additional SFTP accounts of `sftpEnvId` (else `envId`). */
+  /** Additional SFTP accounts of `sftpEnvId` (else `envId`): removals take them; never a live environment's without --allow-live. */
   readonly sftpAccountIds: readonly string[];
   /** A company user, for `notified_user_id`. */
   readonly userId?: string;
@@ -315,7 +319,8 @@ export interface DiscoveredIds {
   readonly dnsRecordsAtStart?: readonly unknown[];
   /**
    * Every environment of the site with what it holds, in the order actions prefer them (non-live
-   * and unblocked first): a request takes all it names from the first place that holds it all.
+   * and unblocked first): a request takes all it names from the first place that holds it all and
+   * that it may act on (a destructive request: no live environment without --allow-live).
    */
   readonly places?: readonly Place[];
 }
@@ -347,6 +352,11 @@ export interface Target {
   readonly other?: Tenant;
   /** Positive requests to mutating and destructive endpoints are allowed. */
   readonly allowDestructive: boolean;
+  /**
+   * Destructive requests may name a live environment's data, or a whole site that has one
+   * (`--allow-live`; on for the embedded mock). Absent or false: they stay off live environments.
+   */
+  readonly allowLive?: boolean;
   /** The target is the embedded mock (destructive requests allowed by default). */
   readonly embedded: boolean;
 }

@@ -113,9 +113,10 @@ function expected(context: CheckContext, exchange: Exchange): Expected | undefin
     case 'invalid': {
       const because = 'a malformed or invalid request yields 400 (§Errors: "Bad request format | Malformed or invalid request")';
       const ifServed = 'it accepted a request that breaks a stated constraint';
-      // Unknown ids on purpose (a live target's destructive endpoint): refusing them as unknown holds too.
+      // Unknown ids on purpose (an action valid requests may not reach: no --allow-destructive, or only
+      // a live environment holds its data without --allow-live): refusing them as unknown holds too.
       if (exchange.probe.idsUnknown && allowedErrorStatuses(endpoint, context.options).includes(404)) {
-        return { statuses: [400, 404], words: '400 or 404', because: `${because}; its ids are unknown on purpose (no --allow-destructive), and 404 is allowed here`, ifServed };
+        return { statuses: [400, 404], words: '400 or 404', because: `${because}; its ids are unknown on purpose (so that nothing is acted on), and 404 is allowed here`, ifServed };
       }
       return { statuses: [400], words: '400', because, ifServed };
     }

@@ -5,30 +5,30 @@
  * fields (search and replace, first and last names) for NO-SERVER-ERROR to judge. Reads name
  * every discovered environment (as many as `runs` allows), and the other company's data under
  * its own key. Reads whose only input is an id get one request per id: repeating it adds nothing.
+ * Actions take their ids where the kit's safety rules let them (destructive ones stay off live
+ * environments without --allow-live); a removal (DELETE) sends one request, for a spare id.
  */
 import { api } from '../../spec/api.ts';
 import type { Endpoint } from '../../spec/model.ts';
 import { isRead } from '../../spec/queries.ts';
 import type { Probe, ProbeContext, ProbeSource, Skip, Tenant } from '../types.ts';
-import { validRequests } from './inputs.ts';
+import { removalPath, removedBy, spareOf, validRequests } from './inputs.ts';
 import { bearer, makeProbe, probeFromParts, streamSeed } from './request.ts';
 
 /** Path overrides that spread reads over every discovered environment. */
 function pathVariants(endpoint: Endpoint, tenant: Tenant): readonly Readonly<Record<string, string>>[] {
-  const env = endpoint.pathParams.find((p) => p.name === 'env_id');
-  return env && tenant.ids.envIds.length ? tenant.ids.envIds.map((id) => ({ env_id: id })) : [{}];
+  const env = endpoint.pathParams.find((p) => p.refersTo === 'environment');
+  return env && tenant.ids.envIds.length ? tenant.ids.envIds.map((id) => ({ [env.name]: id })) : [{}];
 }
 
 /**
- * The account INPUT-ACCEPT removes: the last discovered, when another is left for the
- * STATE-SFTP-REMOVE property (which leaves this one out of its model, as its removal may still
- * be settling when the property starts).
+ * The additional SFTP account INPUT-ACCEPT removes (`spareOf`), as the STATE-SFTP-REMOVE property
+ * reads it to leave that one out of its model: from the flat ids, which discovery takes from the
+ * place `removalPath` takes them from (the kit's `placeOf`, under the same --allow-live).
  */
 export function sftpAccountToRemove(tenant: Tenant): { readonly id?: string; readonly reason?: string } {
-  const ids = tenant.ids.sftpAccountIds;
-  if (ids.length === 0) return { reason: 'no additional SFTP account discovered' };
-  if (ids.length === 1) return { reason: 'only one additional SFTP account discovered, and STATE-SFTP-REMOVE removes it' };
-  return { id: ids[ids.length - 1]! };
+  const spare = spareOf('additional-sftp-account', tenant.ids);
+  return spare.ok ? { id: String(spare.value) } : { reason: spare.reason };
 }
 
 export const acceptProbes: ProbeSource = (context: ProbeContext) => {
@@ -74,18 +74,19 @@ export const acceptProbes: ProbeSource = (context: ProbeContext) => {
       skip(endpoint, 'needs --allow-destructive');
       continue;
     }
+    const allowLive = target.allowLive === true;
     let path: Record<string, string> | undefined;
     let n = runs;
-    if (endpoint.name === 'removeAdditionalSftpAccount') {
-      const account = sftpAccountToRemove(target.main);
-      if (!account.id) {
-        skip(endpoint, account.reason!);
+    if (removedBy(endpoint)) {
+      const removal = removalPath(endpoint, target.main.ids, allowLive);
+      if (!removal.ok) {
+        skip(endpoint, removal.reason);
         continue;
       }
-      path = { sftp_account_id: account.id };
-      n = 1; // an account goes only once
+      path = removal.value;
+      n = 1; // what it removes goes only once
     }
-    const valid = validRequests(endpoint, target.main, streamSeed(context.seed, 'accept', endpoint.name), n, { freeText: true, ...(path ? { path } : {}) });
+    const valid = validRequests(endpoint, target.main, streamSeed(context.seed, 'accept', endpoint.name), n, { freeText: true, allowLive, ...(path ? { path } : {}) });
     if (!valid.ok) {
       skip(endpoint, valid.reason);
       continue;

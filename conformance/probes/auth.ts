@@ -4,15 +4,16 @@
  * yields HTTP 401"). Reads name the tenant's real data; requests to mutating and destructive
  * endpoints name only unknown ids, so a server that ignores credentials still changes nothing,
  * and are otherwise well formed, so a server that validates before authenticating still says 401. With --allow-destructive, the
- * scheme-case probes send valid requests instead (a stronger proof the key was accepted),
- * except the SFTP account removal, whose accounts STATE-SFTP-REMOVE and INPUT-ACCEPT consume.
+ * scheme-case probes send valid requests instead (a stronger proof the key was accepted) where
+ * the request kit's safety rules allow one, except removals, whose ids INPUT-ACCEPT and the
+ * STATE-* properties consume.
  */
 import fc from 'fast-check';
 import { api } from '../../spec/api.ts';
 import type { Endpoint } from '../../spec/model.ts';
 import { isRead } from '../../spec/queries.ts';
 import type { Probe, ProbeContext, ProbeSource, Skip } from '../types.ts';
-import { refusal, unknownPath, validRequests } from './inputs.ts';
+import { refusal, removedBy, unknownPath, validRequests } from './inputs.ts';
 import { basicAuthorization, bearer, drawOne, makeProbe, streamSeed, type Credentials, type RequestParts } from './request.ts';
 
 /** A request to `endpoint` whose only fault may be its credentials (reads), or a refused one. */
@@ -30,10 +31,14 @@ function baseRequest(context: ProbeContext, endpoint: Endpoint): Described {
   return { ...fallback.value[0]!, why: 'unknown path id' };
 }
 
-/** With --allow-destructive, a valid request for the scheme-case probes (accounts are kept for the scenarios). */
+/**
+ * With --allow-destructive, a valid request for the scheme-case probes, where the kit's safety
+ * rules let one be built; never a removal, whose ids INPUT-ACCEPT and the STATE-* properties consume.
+ */
 function schemeCaseRequest(context: ProbeContext, endpoint: Endpoint, base: Described): Described {
-  if (isRead(endpoint) || !context.target.allowDestructive || endpoint.name === 'removeAdditionalSftpAccount') return base;
-  const valid = validRequests(endpoint, context.target.main, streamSeed(context.seed, 'auth-scheme', endpoint.name), 1);
+  const { target } = context;
+  if (isRead(endpoint) || !target.allowDestructive || removedBy(endpoint)) return base;
+  const valid = validRequests(endpoint, target.main, streamSeed(context.seed, 'auth-scheme', endpoint.name), 1, { allowLive: target.allowLive === true });
   return valid.ok ? { ...valid.value[0]!, why: 'a valid request' } : base;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The request kit against sites laid out in any way: a request takes everything it names that
- * belongs to an environment from one place, the first in preference order that holds it all,
- * and names nothing when no place does (the probe skips with the reason).
+ * belongs to an environment from one place, the first in preference order that holds it all and
+ * that it may act on (a destructive request: no live environment without --allow-live), and names
+ * nothing when no place does (the probe skips with the reason).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ const uuid = fc.uuid({ version: 4 });
 const placeArb: fc.Arbitrary<Place> = fc.record(
   {
     envId: uuid,
+    envName: fc.constantFrom('live', 'staging', 'production'),
     cdnCacheId: uuid,
     domainId: uuid,
     domainName: fc.constantFrom('staging.example.test', 'example.org'),
@@ -66,21 +68,41 @@ const named = (endpoint: Endpoint, path: Readonly<Record<string, string>>, body:
   ...(endpoint.body ?? []).filter((f) => f.refersTo).map((f) => [f.refersTo!, body[f.name]] as const),
 ];
 
+const isLive = (p: Place) => p.envName === 'live';
+const mayAct = (endpoint: Endpoint, place: Place, allowLive: boolean) => endpoint.effect !== 'destructive' || allowLive || !isLive(place);
+
 describe('the request kit on any layout of places', () => {
   const withEnvironmentData = api.endpoints.filter((e) => referentsOf(e).some(perEnvironment));
 
-  it.each(withEnvironmentData.map((e) => [operation(e), e] as const))('%s names one place: the first that holds all it needs', (_, endpoint) => {
+  it.each(withEnvironmentData.map((e) => [operation(e), e] as const))('%s names one place: the first that holds all it needs and that it may act on', (_, endpoint) => {
     fc.assert(
-      fc.property(idsArb, fc.integer(), (ids, seed) => {
-        const built = validRequests(endpoint, { ids }, seed, 1);
-        const first = ids.places!.find((p) => canServe(p, endpoint));
+      fc.property(idsArb, fc.integer(), fc.boolean(), (ids, seed, allowLive) => {
+        const built = validRequests(endpoint, { ids }, seed, 1, { allowLive });
+        const first = ids.places!.find((p) => canServe(p, endpoint) && mayAct(endpoint, p, allowLive));
         expect(built.ok).toBe(first !== undefined);
-        if (!first || !built.ok) return;
+        if (!built.ok) {
+          // Off limits, not missing, exactly when a live place could serve it.
+          const liveCould = ids.places!.some((p) => canServe(p, endpoint));
+          expect(built.reason.startsWith('needs --allow-live (')).toBe(liveCould);
+          return;
+        }
         const { path = {}, body } = built.value[0]!;
         const json = (body && 'json' in body ? body.json : {}) as Record<string, unknown>;
         for (const [referent, value] of named(endpoint, path, json).filter(([r]) => perEnvironment(r))) {
-          expect([referent, holds(first, referent, value)]).toEqual([referent, true]);
+          expect([referent, holds(first!, referent, value)]).toEqual([referent, true]);
         }
+      }),
+    );
+  });
+
+  // A destructive action that names the site but no environment of it acts on all of them.
+  const siteWide = api.endpoints.filter((e) => e.effect === 'destructive' && !referentsOf(e).some(perEnvironment));
+  it.each(siteWide.map((e) => [operation(e), e] as const))('%s is off limits on a site with a live environment, without --allow-live', (_, endpoint) => {
+    fc.assert(
+      fc.property(idsArb, fc.integer(), fc.boolean(), (ids, seed, allowLive) => {
+        const built = validRequests(endpoint, { ids }, seed, 1, { allowLive });
+        expect(built.ok).toBe(allowLive || !ids.places!.some(isLive));
+        if (built.ok) expect(Object.values(built.value[0]!.path ?? {})).toEqual([ids.siteId]);
       }),
     );
   });

@@ -1,46 +1,64 @@
 /**
  * The inputs probe sources put into requests: which discovered id each path parameter and body
- * field names, valid requests built from them, stand-in bodies, requests a conformant server
- * must refuse, random unknown ids and wrong-typed values. Nothing here knows an endpoint by
- * name except where the document's words single one out (DNS names, free text).
+ * field names, where a request may take it from (the safety rules on places), valid requests
+ * built from them, stand-in bodies, requests a conformant server must refuse, random unknown ids
+ * and wrong-typed values. Nothing here knows an endpoint by name: what each parameter and field
+ * refers to, what an endpoint does (`effect`) and what it removes are read from the model.
  */
 import fc from 'fast-check';
 import { queryArb, requestBodyArb, requestFieldArb, testNetAddressArb } from '../../spec/arbitraries.ts';
+import { api } from '../../spec/api.ts';
 import type { Endpoint, Field, FieldType, Referent } from '../../spec/model.ts';
-import type { DiscoveredIds, Place, Target, Tenant } from '../types.ts';
+import { endpoint as endpointNamed, isRead, operation } from '../../spec/queries.ts';
+import type { DiscoveredIds, Place, Target } from '../types.ts';
 import { defined } from '../defined.ts';
 import { draw, drawValues, streamSeed, type Drawn, type RequestParts } from './request.ts';
 
-/** A value, or why it cannot be had (the reason becomes a Skip). */
-export type Found<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+/**
+ * A value, or why it cannot be had (the reason becomes a Skip). `live`: why only a live
+ * environment could serve a destructive request; `reason` is then `needs --allow-live (<live>)`.
+ */
+export type Found<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string; readonly live?: string };
 
 const found = <T>(value: T): Found<T> => ({ ok: true, value });
 const missing = (reason: string): Found<never> => ({ ok: false, reason });
+const offLimits = (why: string): Found<never> => ({ ok: false, reason: `needs --allow-live (${why})`, live: why });
 
 // ---- ids ------------------------------------------------------------------------------------------
 
-type Ids = Partial<DiscoveredIds>;
+export type Ids = Partial<DiscoveredIds>;
 
 interface Lookup {
   readonly of: (ids: Ids) => string | number | undefined;
+  /** Every one the ids hold, where a place holds several (default: `of`'s one). */
+  readonly every?: (ids: Ids) => readonly (string | number)[];
+  /** What it is, for reasons ("only the live environment has a backup"). */
+  readonly noun: string;
   /** Why a request cannot name it: it was not discovered. */
   readonly missing: string;
 }
 
 /** Where the discovered ids hold what each referent of the model names. */
 const lookups: Readonly<Record<Referent, Lookup>> = {
-  company: { of: (ids) => ids.companyId, missing: 'no company id discovered' },
-  site: { of: (ids) => ids.siteId, missing: 'no site id discovered' },
-  environment: { of: (ids) => ids.envId, missing: 'no environment discovered' },
-  domain: { of: (ids) => ids.domainId, missing: 'no domain discovered' },
-  'dns-record': { of: (ids) => zoneOf(ids), missing: 'no domain with a name discovered (probe DNS records are named inside its zone)' },
-  'additional-sftp-account': { of: (ids) => ids.sftpAccountIds?.[0], missing: 'no additional SFTP account discovered' },
-  'cdn-cache': { of: (ids) => ids.cdnCacheId, missing: 'no CDN cache id discovered' },
-  backup: { of: (ids) => ids.backupId, missing: 'no backup discovered' },
-  'company-user': { of: (ids) => ids.userId, missing: 'no company user discovered' },
+  company: { of: (ids) => ids.companyId, noun: 'company', missing: 'no company id discovered' },
+  site: { of: (ids) => ids.siteId, noun: 'site', missing: 'no site id discovered' },
+  environment: { of: (ids) => ids.envId, noun: 'environment', missing: 'no environment discovered' },
+  domain: { of: (ids) => ids.domainId, noun: 'domain', missing: 'no domain discovered' },
+  'dns-record': { of: (ids) => zoneOf(ids), noun: 'domain with a name', missing: 'no domain with a name discovered (probe DNS records are named inside its zone)' },
+  'additional-sftp-account': {
+    of: (ids) => ids.sftpAccountIds?.[0],
+    every: (ids) => ids.sftpAccountIds ?? [],
+    noun: 'additional SFTP account',
+    missing: 'no additional SFTP account discovered',
+  },
+  'cdn-cache': { of: (ids) => ids.cdnCacheId, noun: 'CDN cache id', missing: 'no CDN cache id discovered' },
+  backup: { of: (ids) => ids.backupId, noun: 'backup', missing: 'no backup discovered' },
+  'company-user': { of: (ids) => ids.userId, noun: 'company user', missing: 'no company user discovered' },
   // No read lists them: requests name made-up addresses (a 404 for one then holds: see checks/expectations.ts).
-  'site-admin-user': { of: () => undefined, missing: 'no site-admin user can be discovered' },
+  'site-admin-user': { of: () => undefined, noun: 'site-admin user', missing: 'no site-admin user can be discovered' },
 };
+
+const withArticle = (noun: string): string => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 
 /** Referents that belong to one environment: a request naming several must take them from the same one. */
 const perEnvironment: ReadonlySet<Referent> = new Set(['environment', 'domain', 'dns-record', 'additional-sftp-account', 'cdn-cache', 'backup']);
@@ -52,6 +70,13 @@ export const zoneOf = (ids: Ids): string | undefined => ids.domainName ?? ids.dn
 export const referentsOf = (endpoint: Endpoint): Referent[] =>
   [...endpoint.pathParams, ...(endpoint.body ?? [])].flatMap((p) => (p.refersTo ? [p.refersTo] : []));
 
+/**
+ * What a request to `endpoint` removes: what its path names, where the method is DELETE (RFC 9110
+ * §9.3.5, "remove the association between the target resource and its current functionality";
+ * §Endpoints: "Additional SFTP account removal"). Each such id serves one accepted request.
+ */
+export const removedBy = (endpoint: Endpoint): Referent | undefined => (endpoint.method === 'DELETE' ? endpoint.pathParams.at(-1)?.refersTo : undefined);
+
 /** The ids of one place (an environment and what it holds), as flat discovered ids. */
 export function placeIds(place: Place): Ids {
   return {
@@ -62,16 +87,86 @@ export function placeIds(place: Place): Ids {
   };
 }
 
+// ---- places: the safety rules ---------------------------------------------------------------------
+
+/** A live environment: `live` is the one environment name the document singles out (§Resources and fields > Environment). */
+export const isLive = (place: Pick<Place, 'envName'>): boolean => place.envName === 'live';
+
 /**
- * The ids a request to `endpoint` names: from the first place (in the order discovery prefers
- * them, non-live first) that holds everything the endpoint refers to, so an environment and its
- * backup, CDN cache or domain always belong together; the flat ids when no place holds it all.
+ * Whether a request to `endpoint` may name what `place` holds. A destructive action (the model's
+ * `effect`, e.g. a restore or an SFTP account removal) acts on a live environment only with
+ * --allow-live: --allow-destructive lets the suite change a site the user can lose, not its
+ * production environment. Reads, and mutating actions (e.g. clearing the CDN cache), may name a
+ * live environment, as they did before discovery looked beyond the preferred environment (a site
+ * with only a live environment got them there).
  */
-export function idsFor(endpoint: Endpoint, ids: Ids): Ids {
+export const mayActOn = (endpoint: Pick<Endpoint, 'effect'>, place: Pick<Place, 'envName'>, allowLive: boolean): boolean =>
+  endpoint.effect !== 'destructive' || allowLive || !isLive(place);
+
+/**
+ * The choice `mayActOn` makes on this target, for the report's notes: stated where the site has a
+ * live environment and valid actions are sent, and not on the embedded mock (our own, where every
+ * action may act anywhere).
+ */
+export function liveSafetyNote(target: Target): string | undefined {
+  const live = target.main.ids.places?.filter(isLive) ?? [];
+  if (!target.allowDestructive || target.embedded || !live.length) return undefined;
+  const where = live.map((p) => p.envId).join(', ');
+  const destructive = api.endpoints.filter((e) => e.effect === 'destructive');
+  const siteWide = destructive.filter((e) => !referentsOf(e).some((r) => perEnvironment.has(r))).map(operation);
+  return target.allowLive
+    ? `safety: --allow-live: destructive requests may act on the live environment (${where}) where no other holds what they need, and on the whole site (${siteWide.join(', ')})`
+    : `safety: destructive requests (the model's \`destructive\` effect: ${destructive.map(operation).join(', ')}) keep off the live environment (${where}), ` +
+        `and those naming the whole site (${siteWide.join(', ')}) are not sent; reads and mutating requests may name it; --allow-live lets destructive ones act there too`;
+}
+
+const holds = (place: Place, referent: Referent): boolean => lookups[referent].of(placeIds(place)) !== undefined;
+
+/**
+ * The place a request to `endpoint` takes what it names from: the first (in the order discovery
+ * prefers them, non-live first) that holds everything it refers to per environment and that it
+ * may act on (`mayActOn`), so an environment and its backup, CDN cache or domain always belong
+ * together. Undefined `value` when the endpoint names nothing of one environment. An action that
+ * names the site but no environment of it (a site reset) acts on every environment, so a
+ * destructive one needs every place allowed.
+ */
+export function placeFor(endpoint: Endpoint, places: readonly Place[], allowLive: boolean): Found<Place | undefined> {
   const needed = referentsOf(endpoint).filter((r) => perEnvironment.has(r));
-  if (!needed.length || !ids.places) return ids;
-  const place = ids.places.find((p) => needed.every((r) => lookups[r].of(placeIds(p)) !== undefined));
-  return place ? { ...ids, ...placeIds(place) } : ids;
+  const allowed = places.filter((p) => mayActOn(endpoint, p, allowLive));
+  if (!needed.length) return allowed.length === places.length ? found(undefined) : offLimits('it names the whole site, which has a live environment');
+  const holdsAll = (p: Place) => needed.every((r) => holds(p, r));
+  const place = allowed.find(holdsAll);
+  if (place) return found(place);
+  if (places.some(holdsAll)) {
+    if (!allowed.length) return offLimits('the site has only its live environment');
+    const lacking = needed.filter((r) => !allowed.some((p) => holds(p, r)));
+    const nouns = (lacking.length ? lacking : needed).map((r) => withArticle(lookups[r].noun)).join(' and ');
+    return offLimits(`only the live environment has ${nouns}${lacking.length ? '' : ' together'}`);
+  }
+  const absent = needed.find((r) => !places.some((p) => holds(p, r)));
+  return missing(absent ? lookups[absent].missing : `no environment has ${needed.map((r) => withArticle(lookups[r].noun)).join(' and ')} together`);
+}
+
+/**
+ * Where the actions that name `referent` take it from (the strictest of them decides): discovery
+ * names the ids the STATE-* properties act on by the same rule as every request of the kit.
+ */
+export function placeOf(referent: Referent, places: readonly Place[], allowLive: boolean): Found<Place | undefined> {
+  const actions = api.endpoints.filter((e) => !isRead(e) && referentsOf(e).includes(referent));
+  const action = actions.find((e) => e.effect === 'destructive') ?? actions[0];
+  if (!action) throw new Error(`no action of the model names ${referent}`);
+  return placeFor(action, places, allowLive);
+}
+
+/**
+ * The ids a request to `endpoint` names: those of its place (`placeFor`) over the tenant's. Ids
+ * without places (built by hand, as the mock's tests do) are taken as they are.
+ */
+export function idsFor(endpoint: Endpoint, ids: Ids, allowLive = false): Found<Ids> {
+  if (!ids.places?.length) return found(ids);
+  const place = placeFor(endpoint, ids.places, allowLive);
+  if (!place.ok) return place;
+  return found(place.value ? { ...ids, ...placeIds(place.value) } : ids);
 }
 
 /** The value naming `referent` in `ids`, or why there is none. */
@@ -80,18 +175,69 @@ export function idOf(referent: Referent, ids: Ids): Found<string | number> {
   return value === undefined ? missing(lookups[referent].missing) : found(value);
 }
 
+/** The STATE-* rule whose property removes what `referent` names (it is then left the others). */
+const propertyRemoving = (referent: Referent): string | undefined =>
+  api.rules.find((r) => r.id.startsWith('STATE-') && typeof r.scope === 'object' && r.scope.endpoints.some((name) => removedBy(endpointNamed(name)) === referent))?.id;
+
+/**
+ * The one of `referent`'s ids a single removal (INPUT-ACCEPT) may take: the last discovered,
+ * when another is left for the STATE-* property that removes them (which leaves this one out of
+ * its model, as its removal may still be settling when the property starts).
+ */
+export function spareOf(referent: Referent, ids: Ids): Found<string | number> {
+  const lookup = lookups[referent];
+  const all = lookup.every?.(ids) ?? [lookup.of(ids)].filter((v) => v !== undefined);
+  const property = propertyRemoving(referent);
+  if (all.length === 0) return missing(lookup.missing);
+  if (!property) return found(all[0]!);
+  if (all.length === 1) return missing(`only one ${lookup.noun} discovered, and ${property} removes it`);
+  return found(all[all.length - 1]!);
+}
+
+/**
+ * Path values for a removal (`removedBy`) that takes one spare id (`spareOf`) from the place the
+ * endpoint may act on, or why there is none.
+ */
+export function removalPath(endpoint: Endpoint, ids: Ids, allowLive: boolean): Found<Record<string, string>> {
+  const referent = removedBy(endpoint);
+  const param = endpoint.pathParams.find((p) => p.refersTo === referent);
+  if (!referent || !param) throw new Error(`${endpoint.name} removes nothing its path names`);
+  const placed = idsFor(endpoint, ids, allowLive);
+  if (!placed.ok) return placed;
+  const spare = spareOf(referent, placed.value);
+  return spare.ok ? found({ [param.name]: String(spare.value) }) : spare;
+}
+
+/** How the ids of an invalid request were chosen. */
+export interface InvalidIds {
+  readonly path: Found<Record<string, string>>;
+  readonly ids: Ids;
+  /** Every id is a random unknown one, on purpose; `because` says why (the flag that would allow real ones, and why it is needed). */
+  readonly idsUnknown: boolean;
+  readonly because?: { readonly flag: '--allow-destructive' | '--allow-live'; readonly why?: string };
+}
+
 /**
  * The ids an invalid request names: the tenant's real ones, so the break is the only reason to
- * refuse it; but on an action of a target where destructive requests are not allowed, unknown
+ * refuse it; but on an action where valid requests are not allowed (no --allow-destructive, or
+ * only the live environment holds what a destructive one names, without --allow-live), unknown
  * ones, so that a server that ignores the break still has nothing to act on (§Safety). (A server
- * that looks ids up before it validates then answers 404, which the check accepts: the price of safety.)
+ * that looks ids up before it validates then answers 404, which the check accepts: the price of
+ * safety.) Where no place holds everything, the first place the endpoint may act on, with
+ * stand-ins for the rest.
  */
-export function idsForInvalid(endpoint: Endpoint, target: Target, seed: number): { readonly path: Found<Record<string, string>>; readonly ids: Ids; readonly idsUnknown: boolean } {
-  if (target.allowDestructive || endpoint.effect === 'read') {
-    const ids = idsFor(endpoint, target.main.ids);
-    return { path: pathOf(endpoint, ids), ids, idsUnknown: false };
-  }
-  return { path: found(unknownPath(endpoint, streamSeed(seed, 'unknown-ids'))), ids: {}, idsUnknown: true };
+export function idsForInvalid(endpoint: Endpoint, target: Target, seed: number): InvalidIds {
+  const unknown = (because: InvalidIds['because']): InvalidIds => ({ path: found(unknownPath(endpoint, streamSeed(seed, 'unknown-ids'))), ids: {}, idsUnknown: true, because });
+  if (!target.allowDestructive && endpoint.effect !== 'read') return unknown({ flag: '--allow-destructive' });
+  const allowLive = target.allowLive === true;
+  const real = (ids: Ids): InvalidIds => ({ path: pathOf(endpoint, ids), ids, idsUnknown: false });
+  const ids = target.main.ids;
+  const placed = idsFor(endpoint, ids, allowLive);
+  if (placed.ok) return real(placed.value);
+  if (placed.live) return unknown({ flag: '--allow-live', why: placed.live });
+  const nearest = ids.places?.find((p) => mayActOn(endpoint, p, allowLive));
+  if (!nearest) return unknown({ flag: '--allow-live', why: 'the site has only its live environment' });
+  return real({ ...ids, ...placeIds(nearest) });
 }
 
 /** Path values naming the tenant's data; `overrides` replace any by parameter name. */
@@ -185,11 +331,15 @@ export interface ValidOptions {
   readonly path?: Readonly<Record<string, string>>;
   /** Full-Unicode values in free-text fields. */
   readonly freeText?: boolean;
+  /** A destructive request may name a live environment's data (--allow-live); default not. */
+  readonly allowLive?: boolean;
 }
 
 /** `n` requests valid under every reading of the document, naming the tenant's data; each keeps its draw (for shrinking). */
-export function validRequests(endpoint: Endpoint, tenant: Pick<Tenant, 'ids'>, seed: number, n: number, options: ValidOptions = {}): Found<(RequestParts & { readonly drawn?: Drawn })[]> {
-  const ids = idsFor(endpoint, tenant.ids);
+export function validRequests(endpoint: Endpoint, tenant: { readonly ids: Ids }, seed: number, n: number, options: ValidOptions = {}): Found<(RequestParts & { readonly drawn?: Drawn })[]> {
+  const placed = idsFor(endpoint, tenant.ids, options.allowLive);
+  if (!placed.ok) return placed;
+  const ids = placed.value;
   const path = pathOf(endpoint, ids, options.path);
   if (!path.ok) return path;
   const queryArbitrary = endpoint.queryParams.length ? queryArb(endpoint) : undefined;

@@ -3,7 +3,8 @@
  * `web_root_subfolder`, broken (expect 400) and met at their boundaries (expect success), each
  * in a request otherwise valid and naming the tenant's real environment. Invalid commands are
  * harmless even if a faulty server ran them; valid ones only read (`wp option get`, `wp cli
- * version`). Valid cases change the target, so they need --allow-destructive.
+ * version`). Valid cases change the target, so they need --allow-destructive (and, for a
+ * destructive endpoint whose data only a live environment holds, --allow-live).
  */
 import { api } from '../../spec/api.ts';
 import type { Endpoint, Field, RuleId } from '../../spec/model.ts';
@@ -130,8 +131,8 @@ export const limitProbes: ProbeSource = (context) => {
     const { endpoint, field } = limitedField(r.id);
     const limit = cases(field);
     const seed = streamSeed(context.seed, 'limits', r.id);
-    // Valid cases are sent only where destructive requests are allowed, so real ids serve both.
-    const { path, ids, idsUnknown } = idsForInvalid(endpoint, target, seed);
+    // Valid cases are sent only where the ids are real (valid requests allowed there), so they serve both.
+    const { path, ids, idsUnknown, because } = idsForInvalid(endpoint, target, seed);
     if (!path.ok) {
       skipped.push({ rule: r.id, endpoint, reason: path.reason });
       continue;
@@ -148,8 +149,8 @@ export const limitProbes: ProbeSource = (context) => {
       probes.push(generatedProbe(drawn.arbitrary, drawn.value, build));
     };
     for (const c of limit.invalid) probe('invalid', c);
-    if (target.allowDestructive) for (const c of limit.valid) probe('valid', c);
-    else skipped.push({ rule: r.id, endpoint, reason: 'its valid boundary cases need --allow-destructive (the invalid ones were sent)' });
+    if (!idsUnknown) for (const c of limit.valid) probe('valid', c);
+    else skipped.push({ rule: r.id, endpoint, reason: `its valid boundary cases need ${because!.flag} (${because!.why ? `${because!.why}; ` : ''}the invalid ones were sent)` });
   }
   return { probes, skipped };
 };

@@ -14,7 +14,8 @@ import type { Probe, ProbeContext, Target } from '../types.ts';
 import { probeSources, scenarioSources } from './index.ts';
 import { keySecret, Sanitizer } from '../../sanitize/sanitizer.ts';
 import { basicAuthorization, bearer, buildRequest } from './request.ts';
-import { contextOf, mockTarget } from './test-target.ts';
+import { layouts } from '../../mock/layouts.ts';
+import { contextOf, layoutTarget, mockTarget } from './test-target.ts';
 
 const allProbes = (context: ProbeContext): Probe[] => probeSources.flatMap((source) => source(context).probes);
 const allSkips = (context: ProbeContext) => [...probeSources.flatMap((s) => s(context).skipped), ...scenarioSources.flatMap((s) => s(context).skipped)];
@@ -279,6 +280,75 @@ describe('safety: without --allow-destructive nothing positive reaches an action
     const skips = allSkips(context).filter((s) => s.rule === 'INPUT-ACCEPT');
     expect(skips.map((s) => s.endpoint.name).sort()).toEqual(api.endpoints.filter((e) => !isRead(e)).map((e) => e.name).sort());
     expect(new Set(skips.map((s) => s.reason))).toEqual(new Set(['needs --allow-destructive']));
+  });
+});
+
+describe('safety: without --allow-live no destructive request names a live environment', () => {
+  /** What a destructive request must not name: the live environments' ids and what they hold, and the site (a request naming it acts on every environment). */
+  const liveIds = (target: Target): string[] => {
+    const live = target.main.ids.places!.filter((p) => p.envName === 'live');
+    expect(live.length).toBeGreaterThan(0);
+    return [target.main.ids.siteId, ...live.flatMap((p) => [p.envId, p.cdnCacheId, p.domainId, ...p.sftpAccountIds])].filter((id): id is string => id !== undefined).map((id) => id.toLowerCase());
+  };
+  const named = (p: Probe, ids: readonly string[]) => {
+    const text = `${p.request.url} ${p.request.body ?? ''}`.toLowerCase();
+    return ids.filter((id) => text.includes(id));
+  };
+  const skipsOf = (target: Target, rule: RuleId) => new Map(allSkips(contextOf(target)).filter((s) => s.rule === rule).map((s) => [s.endpoint.name, s.reason]));
+  const destructive = api.endpoints.filter((e) => e.effect === 'destructive');
+
+  // Every layout keeps a live environment; the flat ids of these targets point at live data wherever staging lacks it.
+  it.each(layouts.map((l) => [l.name]))('layout %s: every probe of a destructive action names none of the live ids or the site', (layout) => {
+    const target = layoutTarget(layout);
+    const forbidden = liveIds(target);
+    const probes = allProbes(contextOf(target)).filter((p) => p.endpoint.effect === 'destructive');
+    expect(new Set(probes.map((p) => p.endpoint.name))).toEqual(new Set(destructive.map((e) => e.name)));
+    for (const p of probes) expect(named(p, forbidden), `${operation(p.endpoint)} [${p.rule}] ${p.title}`).toEqual([]);
+    // Broken requests name unknown ids only where valid ones are off limits (with --allow-destructive, real ids are the rule).
+    const offLimits = [...skipsOf(target, 'INPUT-ACCEPT')].filter(([, reason]) => reason.startsWith('needs --allow-live')).map(([name]) => name);
+    expect(offLimits).toContain('resetSite');
+    for (const p of probes.filter((x) => x.idsUnknown)) expect(offLimits, `${operation(p.endpoint)} ${p.title}`).toContain(p.endpoint.name);
+  });
+
+  it('where only the live environment holds what a destructive action needs, its checks skip naming --allow-live; with it they run there', () => {
+    const without = layoutTarget('staging-without-sftp-and-backups');
+    const accept = skipsOf(without, 'INPUT-ACCEPT');
+    expect(accept.get('restoreBackup')).toBe('needs --allow-live (only the live environment has a backup)');
+    expect(accept.get('removeAdditionalSftpAccount')).toBe('needs --allow-live (only the live environment has an additional SFTP account)');
+    expect(accept.get('resetSite')).toMatch(/^needs --allow-live \(it names the whole site/);
+    expect(skipsOf(without, 'STATE-SFTP-REMOVE').get('removeAdditionalSftpAccount')).toBe('needs --allow-live (only the live environment has an additional SFTP account)');
+    expect(scenarioSources.flatMap((s) => s(contextOf(without)).scenarios).map((s) => s.rule)).not.toContain('STATE-SFTP-REMOVE');
+    // The actions staging can serve still run there.
+    expect(accept.has('searchAndReplace')).toBe(false);
+    expect(accept.has('updateDnsRecords')).toBe(false);
+
+    const withLive = layoutTarget('staging-without-sftp-and-backups', { allowLive: true });
+    const live = withLive.main.ids.places!.find((p) => p.envName === 'live')!;
+    expect([...skipsOf(withLive, 'INPUT-ACCEPT').values()].filter((r) => r.includes('--allow-live'))).toEqual([]);
+    const valid = allProbes(contextOf(withLive)).filter((p) => p.rule === 'INPUT-ACCEPT' && p.expect === 'valid');
+    const restore = valid.filter((p) => p.endpoint.name === 'restoreBackup');
+    expect(restore.length).toBeGreaterThan(0);
+    for (const p of restore) expect(parse(p).path).toEqual({ target_env_id: live.envId });
+    expect(valid.filter((p) => p.endpoint.name === 'removeAdditionalSftpAccount').map((p) => Object.values(parse(p).path)[0])).toEqual([live.sftpAccountIds.at(-1)]);
+    expect(scenarioSources.flatMap((s) => s(contextOf(withLive)).scenarios).map((s) => s.rule)).toContain('STATE-SFTP-REMOVE');
+  });
+
+  it('a site with only its live environment: destructive actions skip, mutating ones and reads still act there', () => {
+    const target = layoutTarget('only-live');
+    const live = target.main.ids.places![0]!;
+    const accept = skipsOf(target, 'INPUT-ACCEPT');
+    for (const e of destructive) expect(accept.get(e.name), e.name).toMatch(/^needs --allow-live \(/);
+    for (const e of api.endpoints.filter((x) => x.effect !== 'destructive')) expect(accept.has(e.name), e.name).toBe(false);
+    const mutating = allProbes(contextOf(target)).filter((p) => p.endpoint.effect === 'mutating' && p.expect === 'valid');
+    expect(new Set(mutating.map((p) => p.endpoint.name))).toEqual(new Set(api.endpoints.filter((e) => e.effect === 'mutating').map((e) => e.name)));
+    for (const p of mutating) expect(`${p.request.url} ${p.request.body}`, p.title).toContain(live.envId);
+    const states = new Map(allSkips(contextOf(target)).filter((s) => s.rule.startsWith('STATE-')).map((s) => [s.rule, s.reason]));
+    expect(states.get('STATE-DNS-UPDATE')).toBe('needs --allow-live (the site has only its live environment)');
+    expect(states.get('STATE-SFTP-REMOVE')).toBe('needs --allow-live (the site has only its live environment)');
+    expect(scenarioSources.flatMap((s) => s(contextOf(target)).scenarios).map((s) => s.rule)).toEqual(['STATE-WPA-USER']);
+    // Valid boundary cases of a destructive limit are not sent; the invalid ones name unknown ids.
+    const limit = allSkips(contextOf(target)).find((s) => s.rule === 'LIMIT-WP-COMMAND');
+    expect(limit?.reason).toBe('its valid boundary cases need --allow-live (the site has only its live environment; the invalid ones were sent)');
   });
 });
 

@@ -49,7 +49,7 @@ export interface RequestSpec extends RequestParts {
 /** `Basic` credentials for a key: RFC 7617 user-id `key`, empty password. */
 export const basicAuthorization = (key: string): string => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 
-export function buildRequest(target: Target, spec: RequestSpec): ProbeRequest {
+export function buildRequest(target: Pick<Target, 'baseUrl'>, spec: RequestSpec): ProbeRequest {
   const headers: Record<string, string> = { accept: 'application/json' };
   const query: Record<string, string> = { ...spec.query };
   const credentials = spec.credentials;
@@ -77,7 +77,7 @@ export function buildRequest(target: Target, spec: RequestSpec): ProbeRequest {
   return { method: spec.endpoint.method, url, headers, body };
 }
 
-export function makeProbe(target: Target, rule: RuleId, expect: Expectation, title: string, spec: RequestSpec): Probe {
+export function makeProbe(target: Pick<Target, 'baseUrl'>, rule: RuleId, expect: Expectation, title: string, spec: RequestSpec): Probe {
   return { rule, endpoint: spec.endpoint, expect, title, request: buildRequest(target, spec) };
 }
 

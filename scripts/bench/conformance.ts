@@ -35,10 +35,10 @@ export const section: Section = {
       const started = performance.now();
       try {
         const f = mock.fixtures;
-        const main = await discover({ baseUrl: mock.url, apiKey: f.apiKey, siteId: f.siteId, send });
-        const other = await discover({ baseUrl: mock.url, apiKey: f.otherApiKey, siteId: f.otherSiteId, send });
+        const main = await discover({ baseUrl: mock.url, apiKey: f.apiKey, siteId: f.siteId, send, allowLive: true });
+        const other = await discover({ baseUrl: mock.url, apiKey: f.otherApiKey, siteId: f.otherSiteId, send, allowLive: true });
         const report = await runConformance({
-          target: { baseUrl: mock.url, main: { apiKey: f.apiKey, ids: main.ids }, other: { apiKey: f.otherApiKey, ids: other.ids }, allowDestructive: true, embedded: true },
+          target: { baseUrl: mock.url, main: { apiKey: f.apiKey, ids: main.ids }, other: { apiKey: f.otherApiKey, ids: other.ids }, allowDestructive: true, allowLive: true, embedded: true },
           seed: DEFAULT_SEED,
           runs: DEFAULT_RUNS,
           options: { strict: false },
