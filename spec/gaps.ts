@@ -180,6 +180,14 @@ export const assumptions: readonly Assumption[] = [
     scope: 'all',
   },
   {
+    id: 'ASM-LIVE-ENVIRONMENT',
+    choice:
+      'An environment whose `name` is `live` serves the site its visitors see: the suite sends no destructive request (restore, reset, WP-CLI, search-and-replace, DNS update, SFTP account removal) that names it or what it holds, nor a site reset of a site that has one, unless `--allow-live` is given (the embedded mock always allows it).',
+    why: 'The document shows that the value `live` occurs as an environment name without saying what it means; a suite pointed at a real site must not act on the environment its visitors use because a staging one lacked what a check needs.',
+    cite: { section: 'Resources and fields > Environment (returned by the list of a site\'s environments)', quote: 'name | string (value `live` occurs)' },
+    scope: 'all',
+  },
+  {
     id: 'ASM-THEMES-BODY',
     choice: 'Requests for the themes list carry `status: "active"` (a theme status that occurs) and `column: "name"` (a Theme field).',
     why: 'The allowed values of `status` and `column` are not shown, yet the table lists a JSON body for the call.',

@@ -89,7 +89,7 @@ export function placeIds(place: Place): Ids {
 
 // ---- places: the safety rules ---------------------------------------------------------------------
 
-/** A live environment: `live` is the one environment name the document singles out (§Resources and fields > Environment). */
+/** A live environment: `live` is the one environment name the document singles out (§Resources and fields > Environment; ASM-LIVE-ENVIRONMENT). */
 export const isLive = (place: Pick<Place, 'envName'>): boolean => place.envName === 'live';
 
 /**
@@ -117,7 +117,7 @@ export function liveSafetyNote(target: Target): string | undefined {
   return target.allowLive
     ? `safety: --allow-live: destructive requests may act on the live environment (${where}) where no other holds what they need, and on the whole site (${siteWide.join(', ')})`
     : `safety: destructive requests (the model's \`destructive\` effect: ${destructive.map(operation).join(', ')}) keep off the live environment (${where}), ` +
-        `and those naming the whole site (${siteWide.join(', ')}) are not sent; reads and mutating requests may name it; --allow-live lets destructive ones act there too`;
+        `and those naming the whole site (${siteWide.join(', ')}) are not sent; reads and mutating requests may name it; --allow-live lets destructive ones act there too (ASM-LIVE-ENVIRONMENT)`;
 }
 
 const holds = (place: Place, referent: Referent): boolean => lookups[referent].of(placeIds(place)) !== undefined;
