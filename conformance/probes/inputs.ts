@@ -115,7 +115,7 @@ export function liveSafetyNote(target: Target): string | undefined {
   const destructive = api.endpoints.filter((e) => e.effect === 'destructive');
   const siteWide = destructive.filter((e) => !referentsOf(e).some((r) => perEnvironment.has(r))).map(operation);
   return target.allowLive
-    ? `safety: --allow-live: destructive requests may act on the live environment (${where}) where no other holds what they need, and on the whole site (${siteWide.join(', ')})`
+    ? `safety: --allow-live: destructive requests may act on the live environment (${where}) where no other holds what they need, and on the whole site (${siteWide.join(', ')}) (ASM-LIVE-ENVIRONMENT)`
     : `safety: destructive requests (the model's \`destructive\` effect: ${destructive.map(operation).join(', ')}) keep off the live environment (${where}), ` +
         `and those naming the whole site (${siteWide.join(', ')}) are not sent; reads and mutating requests may name it; --allow-live lets destructive ones act there too (ASM-LIVE-ENVIRONMENT)`;
 }
