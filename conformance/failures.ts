@@ -8,7 +8,7 @@
 import type { Shrunk } from './shrink.ts';
 import { api } from '../spec/api.ts';
 import type { RuleId } from '../spec/model.ts';
-import type { Exchange, Verdict } from './types.ts';
+import type { Exchange, ScenarioStep, Verdict } from './types.ts';
 
 /** A failure before redaction; `request` is the raw one (the curl line is built from it). */
 export interface RawFailure {
@@ -22,6 +22,8 @@ export interface RawFailure {
   readonly exchange?: Exchange;
   /** The smallest failing input shrinking found from `exchange`'s (shrink.ts). */
   readonly shrunk?: Shrunk;
+  /** A scenario's failure: the requests that led to it (see `Failure.sequence`). */
+  readonly sequence?: readonly ScenarioStep[];
 }
 
 export const rulesOf = (f: RawFailure): readonly RuleId[] => f.rules ?? [f.rule];
