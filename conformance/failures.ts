@@ -16,7 +16,7 @@
 import type { Shrunk } from './shrink.ts';
 import { api } from '../spec/api.ts';
 import type { RuleId } from '../spec/model.ts';
-import type { Exchange, Verdict } from './types.ts';
+import type { Exchange, ScenarioStep, Verdict } from './types.ts';
 
 /** A failure before redaction; `request` is the raw one (the curl line is built from it). */
 export interface RawFailure {
@@ -32,6 +32,8 @@ export interface RawFailure {
   readonly symptom?: string;
   /** The smallest failing input shrinking found from `exchange`'s (shrink.ts). */
   readonly shrunk?: Shrunk;
+  /** A scenario's failure: the requests that led to it (see `Failure.sequence`). */
+  readonly sequence?: readonly ScenarioStep[];
 }
 
 /** One distinct failure: its first occurrence in probe order stands for all. */

@@ -20,6 +20,7 @@ import { ConsumptionLog } from './consumed.ts';
 import { coverageOf, pairKey, reasonsByPair } from './coverage.ts';
 import { curlFor } from './curl.ts';
 import { FailureLog, mergeVerdicts, rulesOf, type FailureGroup, type RowFailures } from './failures.ts';
+import { sequenceOf } from './sequence.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
 import { DEFAULT_SHRINK_BUDGET, shrinkFailures, type ShrinkBudget } from './shrink.ts';
 import type {
@@ -38,6 +39,7 @@ import type {
   ScenarioSource,
   Send,
   Skip,
+  StateSpend,
   Target,
   Verdict,
 } from './types.ts';
@@ -151,6 +153,9 @@ export async function runConformance(input: RunInput): Promise<Report> {
     }
   });
   const probes = selectProbes(allProbes, ruleSet, activeChecks);
+  /** The probes' exchanges with the scenarios' actions, by probe order: a scenario sees what came before it. */
+  const actions = new Set(scenarios.flatMap((s) => (s.endpoints[0] ? [s.endpoints[0].name] : [])));
+  const earlier: [order: number, exchange: Exchange][] = [];
 
   // ---- Judge ------------------------------------------------------------------------------
   const tallies = new Map<string, Tally>();
@@ -245,6 +250,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
       const exchange = await safeSend(probe);
       timeoutsInARow.set(op, exchange.failure?.kind === 'timeout' ? (timeoutsInARow.get(op) ?? 0) + 1 : 0);
       judge(exchange, i);
+      if (actions.has(probe.endpoint.name)) earlier.push([i, excerpt(exchange, sanitizer)]);
     }
     progress('probes', ++done, probes.length);
   });
@@ -255,6 +261,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
 
   // ---- Scenarios, one at a time -----------------------------------------------------------
   progress('scenarios', 0, scenarios.length);
+  earlier.sort(([a], [b]) => a - b);
+  const stateSpends: StateSpend[] = [];
   for (const [i, scenario] of scenarios.entries()) {
     if (sanitizer.overflow) break;
     const order = probes.length + i;
@@ -267,11 +275,16 @@ export async function runConformance(input: RunInput): Promise<Report> {
     let outcome: Awaited<ReturnType<Scenario['run']>>;
     const scenarioStarted = performance.now();
     try {
-      outcome = await scenario.run(send);
+      const action = scenario.endpoints[0]?.name;
+      outcome = await scenario.run(
+        send,
+        earlier.filter(([, x]) => x.probe.endpoint.name === action).map(([, x]) => x),
+      );
     } catch (error) {
       outcome = { verdict: { title: 'scenario crashed', message: `The scenario "${scenario.title}" threw: ${messageOf(error)} (a suite bug, not a verdict on the server).` } };
     }
     notes.push(...(outcome.notes ?? []));
+    if (outcome.spend) stateSpends.push(outcome.spend);
     if (outcome.skip !== undefined && !outcome.verdict) {
       // Not observed is not passed: the rows get the reason, as a source's skip would give them.
       for (const e of scenario.endpoints) skips.push({ rule: scenario.rule, endpoint: e, reason: outcome.skip });
@@ -285,7 +298,15 @@ export async function runConformance(input: RunInput): Promise<Report> {
       // The rule is about the action (the scenario's first endpoint): its row owns the failure, once;
       // the exchange shown may be the read that observed it, whose row says where the failure is.
       const op = ops[0] ?? (outcome.exchange ? operation(outcome.exchange.probe.endpoint) : '*');
-      failureLog.record(order, { rule: scenario.rule, operation: op, verdict: outcome.verdict, probe: scenario.title, symptom: `scenario: ${scenario.title}`, ...(outcome.exchange ? { exchange: outcome.exchange } : {}) });
+      failureLog.record(order, {
+        rule: scenario.rule,
+        operation: op,
+        verdict: outcome.verdict,
+        probe: scenario.title,
+        symptom: `scenario: ${scenario.title}`,
+        ...(outcome.exchange ? { exchange: outcome.exchange } : {}),
+        ...(outcome.sequence?.length ? { sequence: outcome.sequence } : {}),
+      });
       const what = (outcome.verdict.severity ?? 'error') === 'error' ? 'failure' : 'warning';
       for (const other of ops) {
         if (other === op) continue;
@@ -339,6 +360,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
     const verdict = f.shrunk?.verdict ?? f.verdict;
     const request: ProbeRequest = shown?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
     const response = shown?.response;
+    // A scenario's failure is reproduced by its sequence, not by the read that showed it.
+    const sequence = f.sequence && sequenceOf(f.sequence, target.baseUrl, sanitizer);
     return {
       rule: f.rule,
       rules: rulesOf(f),
@@ -351,10 +374,11 @@ export async function runConformance(input: RunInput): Promise<Report> {
       ...(response ? { response } : {}),
       ...(shown?.failure ? { transport: shown.failure } : {}),
       seed,
-      curl: shown ? curlFor(request, sanitizer) : '',
+      curl: sequence?.curl ?? (shown ? curlFor(request, sanitizer) : ''),
       ...(f.shrunk && f.exchange ? { original: f.exchange.probe.request, shrinkSteps: f.shrunk.steps, shrink: f.shrunk.note } : {}),
       occurrences,
       ...(examples.length ? { examples: examples.map((e) => ({ probe: e.probe, title: e.verdict.title, request: e.exchange?.probe.request ?? request })) } : {}),
+      ...(sequence ? { sequence: sequence.steps } : {}),
     };
   };
   const rules = api.rules.filter((r) => inRules(r.id));
@@ -417,6 +441,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     notes,
     consumed: consumption.entries(),
     shrinking,
+    ...(stateSpends.length ? { stateShrinking: stateSpends } : {}),
   };
   return sanitizer.value(report);
 }

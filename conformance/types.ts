@@ -157,6 +157,12 @@ export interface Failure {
   readonly occurrences: number;
   /** The next few occurrences in probe order, when there were more than one. */
   readonly examples?: readonly FailureExample[];
+  /**
+   * A STATE-* failure: the requests that led to it, in the order sent (the actions, then the read
+   * that showed the violation), of the shrunk sequence where the property shrank it. `curl` then
+   * runs them all, in order, waiting where the property waited.
+   */
+  readonly sequence?: readonly SequenceStep[];
 }
 
 /** Another occurrence of a failure: what was sent and what the check said, not the answer (it had the same status). */
@@ -164,6 +170,18 @@ export interface FailureExample {
   readonly probe: string;
   readonly title: string;
   readonly request: ProbeRequest;
+}
+
+/** One request of a STATE-* failure's sequence (`failures[].sequence`). */
+export interface SequenceStep {
+  readonly method: string;
+  /** The URL after the base URL: path and query. */
+  readonly path: string;
+  readonly body?: string;
+  /** How long after the previous step it was sent, when the property waited for an effect to show (ms). */
+  readonly afterMs?: number;
+  /** This request alone. */
+  readonly curl: string;
 }
 
 /** How a failure's input was shrunk. */
@@ -174,6 +192,35 @@ export interface ShrinkNote {
   readonly fromSize: number;
   readonly toSize: number;
   /** Why shrinking stopped before no smaller candidate failed: a budget; absent when it ran to the end. */
+  readonly stopped?: string;
+}
+
+/**
+ * What one model-based property (a STATE-* scenario) spent searching and shrinking, against its
+ * budget (`state/property.ts`): the sibling of `ShrinkSummary`, which covers single generated requests.
+ */
+export interface StateSpend {
+  readonly rule: RuleId;
+  readonly budget: {
+    readonly sequences: number;
+    readonly maxCommands: number;
+    /** Requests of the runs, searching and shrinking together. */
+    readonly requests: number;
+    /** Of which at most this many while shrinking. */
+    readonly shrinkRequests: number;
+    readonly cleanupRequests: number;
+  };
+  /** Command sequences run while searching, and while shrinking. */
+  readonly sequences: number;
+  readonly shrinkSequences: number;
+  /** Shorter sequences not sent again while shrinking: each had already run and passed. */
+  readonly shrinkRepeatsSkipped: number;
+  readonly requests: number;
+  readonly shrinkRequests: number;
+  readonly cleanupRequests: number;
+  /** On a failure found by a run: the commands of the sequence first found, of the one reported, and the reductions between. */
+  readonly shrunk?: { readonly fromCommands: number; readonly toCommands: number; readonly steps: number };
+  /** Why a budget ended the property early. */
   readonly stopped?: string;
 }
 
@@ -287,6 +334,8 @@ export interface Report {
   readonly consumed: readonly Consumption[];
   /** Shrinking's budgets and what it spent; the runner always states it. */
   readonly shrinking?: ShrinkSummary;
+  /** What each model-based property that ran spent, searching and shrinking its command sequences. */
+  readonly stateShrinking?: readonly StateSpend[];
 }
 
 /** Ids found through the read endpoints, starting from `--site-id` (or the mock's fixtures). */
@@ -389,11 +438,24 @@ export interface Scenario {
   readonly endpoints: readonly Endpoint[];
   readonly title: string;
   /**
-   * Runs the scenario; a verdict means the rule failed, `exchange` is the one to show. `skip`
-   * says why the property could not be observed (a precondition no longer held): never a pass.
-   * `notes` go to the report's notes (what the property spent and consumed), whatever the outcome.
+   * Runs the scenario; a verdict means the rule failed, `exchange` is the one to show, and
+   * `sequence` the requests that led to it. `skip` says why the property could not be observed
+   * (a precondition no longer held): never a pass. `notes` go to the report's notes (what the
+   * property spent and consumed), whatever the outcome, and `spend` to `stateShrinking`.
+   * `earlier`: the exchanges of probes sent before the scenarios to its action (its first
+   * endpoint), in probe order: effects the state shows when it starts are theirs.
    */
-  readonly run: (send: Send) => Promise<{ readonly verdict?: Verdict; readonly exchange?: Exchange; readonly skip?: string; readonly notes?: readonly string[] }>;
+  readonly run: (
+    send: Send,
+    earlier?: readonly Exchange[],
+  ) => Promise<{ readonly verdict?: Verdict; readonly exchange?: Exchange; readonly sequence?: readonly ScenarioStep[]; readonly skip?: string; readonly notes?: readonly string[]; readonly spend?: StateSpend }>;
+}
+
+/** A request of the sequence that led to a scenario's failure, as sent. */
+export interface ScenarioStep {
+  readonly request: ProbeRequest;
+  /** How long after the previous step it was sent, when the scenario waited for an effect to show (ms). */
+  readonly afterMs?: number;
 }
 
 export type ScenarioSource = (context: ProbeContext) => { readonly scenarios: readonly Scenario[]; readonly skipped: readonly Skip[] };

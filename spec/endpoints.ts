@@ -397,7 +397,8 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     body: [
       unmarked('type', string(), 'Record type; allowed values: not shown (UNK-DNS-TYPE-VALUES).'),
-      naming(unmarked('name', string(), 'Record host name.'), 'dns-record'),
+      // Valid updates name a fresh record inside the zone: the document does not say whether the name must exist first.
+      { ...naming(unmarked('name', string(), 'Record host name.'), 'dns-record'), assumption: 'ASM-DNS-NEW-RECORD' },
       unmarked('ttl', integer, 'Time to live, seconds.'),
       recordValues('new_resource_records', 'Values to add.'),
       recordValues('removed_resource_records', 'Values to remove.'),

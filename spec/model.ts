@@ -111,7 +111,10 @@ export interface Field {
    * types it as a bare string; that it is free text is read from its meaning.
    */
   readonly freeText?: true;
-  /** Where the field's type rests on a choice of ours, not the document: never broken by that choice. */
+  /**
+   * Where the field's type, or what a valid request puts in it, rests on a choice of ours, not
+   * the document: never broken by that choice, and named by a failure of a request that relies on it.
+   */
   readonly assumption?: AssumptionId;
 }
 

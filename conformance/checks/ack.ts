@@ -8,6 +8,7 @@ import { formats } from '../../spec/formats.ts';
 import type { Endpoint, OperationKind } from '../../spec/model.ts';
 import { isAck, operationKinds } from '../../spec/queries.ts';
 import type { Check, Exchange } from '../types.ts';
+import { restingOn } from './assumptions.ts';
 import { messageStatusProblems } from './errors.ts';
 import { is2xx } from './success.ts';
 import { clip, isObject, notJson, sentence, serverSaid, show } from './values.ts';
@@ -33,7 +34,9 @@ export const ack202: Check = {
     const response = exchange.response!;
     const problems: string[] = [];
     if (response.status !== 202) {
-      const to = exchange.probe.expect === 'valid' ? ' to a valid request' : '';
+      // A valid request's validity may rest on our reading: a refusal then names it.
+      const rests = exchange.probe.expect === 'valid' && !is2xx(response.status) ? restingOn(exchange.probe.endpoint) : '';
+      const to = exchange.probe.expect === 'valid' ? ` to a valid request${rests ? ` (it rests on ${rests})` : ''}` : '';
       problems.push(`the server answered ${response.status}${to}${is2xx(response.status) ? '' : serverSaid(exchange)}`);
     }
     if (is2xx(response.status)) {

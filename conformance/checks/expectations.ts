@@ -8,6 +8,7 @@ import type { Endpoint, RuleId } from '../../spec/model.ts';
 import { allowedErrorStatuses, conflictsOf, escapeRegex } from '../../spec/queries.ts';
 import { formatRegex } from '../../spec/formats.ts';
 import type { Check, CheckContext, Exchange, TransportFailure, Verdict } from '../types.ts';
+import { restingOn } from './assumptions.ts';
 import { describeSuccess, is2xx, successStatuses } from './success.ts';
 import { sentence, serverSaid } from './values.ts';
 
@@ -121,8 +122,8 @@ function expected(context: CheckContext, exchange: Exchange): Expected | undefin
       return { statuses: [400], words: '400', because, ifServed };
     }
     case 'valid': {
-      const rests = [...endpoint.pathParams, ...endpoint.queryParams].flatMap((p) => (p.assumption ? [`${p.assumption} for \`${p.name}\``] : []));
-      const because = `the request is valid under every reasonable reading of the document${rests.length ? ` (it rests on ${rests.join(', ')})` : ''}, so it gets the endpoint's success, ${describeSuccess(endpoint)}`;
+      const rests = restingOn(endpoint);
+      const because = `the request is valid under every reasonable reading of the document${rests ? ` (it rests on ${rests})` : ''}, so it gets the endpoint's success, ${describeSuccess(endpoint)}`;
       // A read asked about data no read lists (a site-admin user by address) may not find it: 404 holds too.
       if (endpoint.effect === 'read' && endpoint.errors.includes(404) && endpoint.queryParams.some((p) => p.refersTo)) {
         return {

@@ -178,7 +178,7 @@ describe('leftovers', () => {
         const records = entries.map((e) => ({ type: e.type, name: e.name, ttl: 300, resource_records: e.values.map((value) => ({ value })) }));
         const mine = mineToo ? [`hsc-probe-aaaaaaaaaa.${ZONE}`] : [];
         if (mineToo) records.push({ type: 'A', name: 'hsc-probe-aaaaaaaaaa.z.example.test.', ttl: 300, resource_records: [{ value: '192.0.2.1' }] });
-        const found = leftovers(listAnswer({ domain: { dns_records: records } }), mine, ZONE)!;
+        const found = leftovers(listAnswer({ domain: { dns_records: records } }), mine, { zone: ZONE, probeType: 'A' })!;
         const isProbe = (name: string) => /^hsc-probe-/i.test(name);
         const expected = new Set(records.filter((r) => isProbe(r.name) && r.resource_records.length).map((r) => recordKey(r.type, r.name)));
         expect(new Set(found.map((l) => recordKey(l.type, l.name)))).toEqual(expected);
@@ -196,6 +196,6 @@ describe('leftovers', () => {
   });
 
   it('is undefined for an answer that is no list', () => {
-    expect(leftovers(listAnswer({ domain: {} }), [], ZONE)).toBeUndefined();
+    expect(leftovers(listAnswer({ domain: {} }), [], { zone: ZONE, probeType: 'A' })).toBeUndefined();
   });
 });

@@ -14,7 +14,13 @@
  *
  * The owner's records are compared from discovery on: every update the suite sends names a probe
  * record, so a change to any other record before the property's first run (INPUT-ACCEPT's
- * updates came first) is the updates' doing too, and fails the rule when no run fails.
+ * updates came first) is the updates' doing too, and fails the rule when no run fails. That
+ * failure names the updates acknowledged before, and sends the smallest of them again, alone,
+ * to find one that shows the change by itself: its sequence is then that update and the read.
+ *
+ * Requests come from the request kit: the path names the domain the model's `refersTo` finds,
+ * and each update is the kit's valid body for the endpoint naming a probe record and the values
+ * a command adds and removes.
  *
  * Each run removes what it added without waiting. The end waits for other probes' updates to
  * settle, then removes every value left on a `hsc-probe-…` record of the domain (this
@@ -22,22 +28,24 @@
  */
 import fc from 'fast-check';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { requestBodyArb } from '../../spec/arbitraries.ts';
 import type { Endpoint } from '../../spec/model.ts';
-import { probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
-import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
+import { idOf, idsFor, pathOf, probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
+import { bearer, draw, drawOne, makeProbe, streamSeed } from '../probes/request.ts';
 import { at, count } from '../checks/values.ts';
-import type { Exchange, Probe, ProbeContext, ScenarioSource, Target } from '../types.ts';
+import type { Exchange, Probe, ProbeContext, ScenarioSource } from '../types.ts';
 import { answered, is2xx, listAt, seconds, showSet, someOf } from './answers.ts';
 import { NotObservable, OutOfBudget, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { stateSource } from './source.ts';
 
 const STATED = 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records` (§Endpoints > Behaviours stated for endpoints).';
-/** The type of every probe record: an A record is what a TEST-NET address is for. */
-const PROBE_TYPE = 'A';
-const PROBE_TTL = 300;
 /** Probe records per run, and the TEST-NET values their commands draw on. */
 const RECORDS = 2;
 const POOL = 5;
+/** Updates acknowledged before the property that it sends again, alone, when the owner's records changed before it began. */
+const REPLAYS = 2;
+/** What a comparison of records an update does not name rests on. */
+const OTHERS_UNCHANGED = 'records an update does not name stay as they were: ASM-DNS-OTHERS-UNCHANGED';
 
 // ---- the domain as data ------------------------------------------------------------------------
 
@@ -275,22 +283,31 @@ export interface DnsPropertyOptions {
   readonly budget?: Partial<StateBudget>;
 }
 
-/** What the probe records are named inside: the domain's own name, else a record's zone. */
-const zoneOfTarget = (target: Target): string | undefined => target.main.ids.domainName ?? target.main.ids.dnsRecord?.name;
-
 export const dnsUpdateScenarios = (options: DnsPropertyOptions = {}): ScenarioSource =>
   stateSource('dnsUpdate', 'STATE-DNS-UPDATE', ['updateDnsRecords', 'listDnsRecords'], options.budget, ({ context, endpoints: [update, read], seed, budget }) => {
-    const { domainId } = context.target.main.ids;
-    if (!domainId) return 'no domain discovered';
-    const zone = zoneOfTarget(context.target);
-    if (!zone) return 'neither the domain nor a DNS record of it has a name (probe records are named inside its zone)';
-    return dnsProperty(context, { update, read, domainId, zone, seed, budget });
+    // The domain, and the zone probe records are named inside, as the model's `refersTo` finds them.
+    const placed = idsFor(update, context.target.main.ids, context.target.allowLive === true);
+    if (!placed.ok) return placed.reason;
+    const ids = placed.value;
+    const path = pathOf(update, ids);
+    if (!path.ok) return path.reason;
+    const listPath = pathOf(read, ids);
+    if (!listPath.ok) return listPath.reason;
+    const named = update.body?.find((f) => f.refersTo === 'dns-record');
+    if (!named) throw new Error(`the model names no field of ${update.name} that names its record`);
+    const zone = idOf(named.refersTo!, ids);
+    if (!zone.ok) return zone.reason;
+    return dnsProperty(context, { update, read, path: path.value, listPath: listPath.value, nameField: named.name, zone: String(zone.value), seed, budget });
   });
 
 interface DnsSetting {
   readonly update: Endpoint;
   readonly read: Endpoint;
-  readonly domainId: string;
+  /** The path values of the update and of the list: the same domain. */
+  readonly path: Readonly<Record<string, string>>;
+  readonly listPath: Readonly<Record<string, string>>;
+  /** The update's field naming the record (`refersTo: 'dns-record'`). */
+  readonly nameField: string;
   readonly zone: string;
   readonly seed: number;
   readonly budget: StateBudget;
@@ -300,12 +317,15 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
   const { target } = context;
   const rule = 'STATE-DNS-UPDATE';
   const credentials = bearer(target.main.apiKey);
-  const path = { domain_id: setting.domainId };
   const pool = draw(fc.uniqueArray(testNetAddressArb, { minLength: POOL, maxLength: POOL }), streamSeed(setting.seed, 'pool'), 1)[0]!;
-  const listing = makeProbe(target, rule, 'valid', 'list the DNS records of the domain', { endpoint: setting.read, credentials, path });
-  const change = (name: string, added: readonly string[], removed: readonly string[], title: string, type = PROBE_TYPE): Probe => {
-    const body = { type, name, ttl: PROBE_TTL, new_resource_records: added.map((value) => ({ value })), removed_resource_records: removed.map((value) => ({ value })) };
-    return makeProbe(target, rule, 'valid', title, { endpoint: setting.update, credentials, path, body: { json: body } });
+  // The kit's valid body gives the record's type (one TEST-NET addresses fit) and a valid ttl; each update names its record and values.
+  const template = drawOne(requestBodyArb(setting.update), streamSeed(setting.seed, 'body'));
+  const probeType = String(template.type);
+  const preface = `${STATED} Each update names a \`hsc-probe-…\` record the domain may not hold yet.`;
+  const listing = makeProbe(target, rule, 'valid', 'list the DNS records of the domain', { endpoint: setting.read, credentials, path: setting.listPath });
+  const change = (name: string, added: readonly string[], removed: readonly string[], title: string, type = probeType): Probe => {
+    const body = { ...template, type, [setting.nameField]: name, new_resource_records: added.map((value) => ({ value })), removed_resource_records: removed.map((value) => ({ value })) };
+    return makeProbe(target, rule, 'valid', title, { endpoint: setting.update, credentials, path: setting.path, body: { json: body } });
   };
   /** Every probe record an update was sent for: the end cleans them all. */
   const touched = new Map<string, string>();
@@ -320,13 +340,17 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
     title: `DNS updates of several values on probe records inside ${setting.zone}, from the domain as read (model-based)`,
     commands: dnsCommandArbs(),
     opening: dnsOpening,
-    before: async (io) => {
+    before: async (io, earlier) => {
       startedAt = performance.now();
       const atStart = target.main.ids.dnsRecordsAtStart;
       if (!atStart) return undefined;
       const exchange = await io.send(listing);
       const zone = zoneOf(exchange);
-      return zone && changedSinceDiscovery(zoneFrom(atStart), zone, exchange);
+      if (!zone || !differences(zoneFrom(atStart), zone, isOwners).length) return undefined;
+      // The updates sent to this domain before that it acknowledged: any of them may have done it.
+      const updates = earlier.filter((x) => is2xx(x) && pathOfUrl(x.probe.request.url) === pathOfUrl(listing.request.url));
+      const again = await sendAgain(io, updates, zone, listing, rule);
+      return changedSinceDiscovery(preface, { atStart: zoneFrom(atStart), now: zone, read: exchange }, updates, again);
     },
     setup: async (io, run) => {
       const exchange = await io.send(listing);
@@ -334,26 +358,26 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
       if (!zone) throw new NotObservable(`the domain's DNS records could not be read (${answered(exchange)}), so no update can be observed`, exchange);
       const labels = draw(probeLabelArb, streamSeed(setting.seed, 'labels', String(run)), RECORDS);
       const names = labels.map((label) => probeRecordName(setting.zone, label));
-      const model = new DnsModel(zone, names.map((n) => recordKey(PROBE_TYPE, n)), pool);
+      const model = new DnsModel(zone, names.map((n) => recordKey(probeType, n)), pool);
       const real: DnsReal = {
         names,
         update: async (m, command) => {
           const name = names[command.record]!;
-          touched.set(recordKey(PROBE_TYPE, name), name);
+          touched.set(recordKey(probeType, name), name);
           const acknowledged = await io.send(change(name, command.added, command.removed, `${command} (${recordLabel(command.record)} = ${name})`));
           if (!is2xx(acknowledged)) {
-            throw new Violation('a DNS update the property needs was not accepted', `${STATED} \`${command}\` answered ${answered(acknowledged)}, so its effect cannot be observed.`, acknowledged);
+            throw new Violation('a DNS update the property needs was not accepted', `${preface} \`${command}\` answered ${answered(acknowledged)}, so its effect cannot be observed.`, acknowledged);
           }
           m.apply(command.record, command.added, command.removed);
           const shown = await io.poll(listing, (e) => matches(m, e));
           effects.seen++;
           effects.late ||= !shown.ok || shown.reads > 1;
-          if (!shown.ok) throw mismatch(m, command, shown.last, `${count(shown.reads, 'read')} over ${io.window}`);
+          if (!shown.ok) throw mismatch(preface, m, command, shown.last, `${count(shown.reads, 'read')} over ${io.window}`);
         },
         // Read until it matches: an answer that fails once (a 500) is not yet a changed domain.
         read: async (m) => {
           const shown = await io.poll(listing, (e) => matches(m, e));
-          if (!shown.ok) throw mismatch(m, undefined, shown.last, `${count(shown.reads, 'read')} over ${io.window}`);
+          if (!shown.ok) throw mismatch(preface, m, undefined, shown.last, `${count(shown.reads, 'read')} over ${io.window}`);
         },
       };
       return { model, real };
@@ -371,9 +395,9 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
       const wait = settled ? 0 : Math.max(0, setting.budget.settleMs - (performance.now() - startedAt));
       await sleep(wait);
       const waited = wait > 0 ? [`STATE-DNS-UPDATE waited ${seconds(wait)} for other probes' DNS updates to settle before cleaning up (effects here take time to show)`] : [];
-      return [...waited, ...(await cleanUp(io, [...touched.values()], setting.zone, listing, change))];
+      return [...waited, ...(await cleanUp(io, [...touched.values()], { zone: setting.zone, probeType }, listing, change))];
     },
-    legend: (real) => real.names.map((name, i) => `${recordLabel(i)} = ${PROBE_TYPE} ${name}`).join(', '),
+    legend: (real) => real.names.map((name, i) => `${recordLabel(i)} = ${probeType} ${name}`).join(', '),
   };
 }
 
@@ -383,10 +407,10 @@ const matches = (model: DnsModel, exchange: Exchange): boolean => {
 };
 
 /** The violation a read shows: what the update changed that it did not name, or what it named that never changed. */
-function mismatch(model: DnsModel, command: DnsChange | undefined, exchange: Exchange, reads: string): Violation {
+function mismatch(preface: string, model: DnsModel, command: DnsChange | undefined, exchange: Exchange, reads: string): Violation {
   const zone = zoneOf(exchange);
   const after = command ? `After \`${command}\` was acknowledged` : 'With no update since the last read';
-  if (!zone) return new Violation('the DNS records could not be read after an update', `${STATED} ${after}, ${reads} never gave the list (last: ${answered(exchange)}).`, exchange);
+  if (!zone) return new Violation('the DNS records could not be read after an update', `${preface} ${after}, ${reads} never gave the list (last: ${answered(exchange)}).`, exchange);
   const label = (key: string) => {
     const i = model.records.indexOf(key);
     return i >= 0 ? recordLabel(i) : key;
@@ -398,19 +422,76 @@ function mismatch(model: DnsModel, command: DnsChange | undefined, exchange: Exc
     .map((d) => `${label(d.key)} lists ${showSet(zone.get(d.key) ?? [])}, expected ${showSet(model.zone.get(d.key) ?? [])}`)
     .join('; ');
   const title = !command ? 'DNS values changed with no update' : unnamed.length ? 'a DNS update changed values it did not name' : 'a DNS update did not change the values it named';
-  return new Violation(title, `${STATED} ${after}, ${reads} never listed exactly that change: ${text}.`, exchange);
+  // A change to a record the update did not name holds it to our reading of the rest of the zone.
+  const others = found.some((d) => !command || d.key !== model.records[command.record]) ? ` (${OTHERS_UNCHANGED})` : '';
+  return new Violation(title, `${preface} ${after}, ${reads} never listed exactly that change: ${text}${others}.`, exchange);
 }
 
-/** The owner's records changed between discovery's read and the property's first: only the suite's probe updates came between. */
-function changedSinceDiscovery(atStart: Zone, now: Zone, exchange: Exchange): Violation | undefined {
-  const found = differences(atStart, now, isOwners);
-  if (!found.length) return undefined;
-  const text = found.map((d) => `${d.key} lists ${showSet(now.get(d.key) ?? [])}, discovery listed ${showSet(atStart.get(d.key) ?? [])}`).join('; ');
-  return new Violation(
-    'DNS values changed that no update named',
-    `${STATED} Every DNS update the suite sent before this property named a \`hsc-probe-…\` record (INPUT-ACCEPT and other probes), yet records it never named changed since discovery read the domain: ${text}. One of those updates changed values it did not name (unless something besides the suite changed the zone meanwhile: ASM-DNS-OTHERS-UNCHANGED).`,
-    exchange,
-  );
+/** The URL's path, for telling which domain a request names. */
+const pathOfUrl = (url: string): string => url.split('?')[0]!;
+
+/** An update sent again, alone, and what it showed: the owner's records changed again, or not. */
+interface SentAgain {
+  readonly tried: readonly Exchange[];
+  /** The first that changed them again (`of` the update as sent before), the read that shows it, and the records as they were just before. */
+  readonly shown?: { readonly of: Exchange; readonly update: Exchange; readonly read: Exchange; readonly before: Zone };
+}
+
+/**
+ * Sends again, one at a time and smallest first, up to REPLAYS of the updates acknowledged before
+ * the property, until one changes the owner's records again (read within the window). A change
+ * made once (trimming each record to one value) does not repeat: then none shows it.
+ */
+async function sendAgain(io: StateIo, updates: readonly Exchange[], now: Zone, listing: Probe, rule: Probe['rule']): Promise<SentAgain> {
+  const bySize = [...updates].sort((a, b) => (a.probe.request.body?.length ?? 0) - (b.probe.request.body?.length ?? 0));
+  const tried: Exchange[] = [];
+  let before = now;
+  try {
+    for (const earlier of bySize.slice(0, REPLAYS)) {
+      // As sent before (it named a probe record), judged as what it is: a request whose answer the property only observes.
+      const { generated: _, ...probe } = earlier.probe;
+      const update = await io.send({ ...probe, rule, expect: 'observe', title: `send again: ${earlier.probe.title} (${earlier.probe.rule})` });
+      tried.push(update);
+      if (!is2xx(update)) continue;
+      const shown = await io.poll(listing, (e) => {
+        const zone = zoneOf(e);
+        return zone !== undefined && differences(before, zone, isOwners).length > 0;
+      });
+      if (shown.ok) return { tried, shown: { of: earlier, update, read: shown.last, before } };
+      before = zoneOf(shown.last) ?? before;
+    }
+  } catch (error) {
+    if (!(error instanceof OutOfBudget)) throw error;
+  }
+  return { tried };
+}
+
+/** `A example.org lists {…}, before {…}`: where two zones differ in the owner's records. */
+const changes = (from: Zone, to: Zone, since: string): string =>
+  differences(from, to, isOwners)
+    .map((d) => `${d.key} lists ${showSet(to.get(d.key) ?? [])}, ${since} ${showSet(from.get(d.key) ?? [])}`)
+    .join('; ');
+
+/**
+ * The owner's records changed between discovery's read and the property's first: only the
+ * suite's probe updates came between. The failure names those acknowledged; its sequence is the
+ * one update that showed the change again alone, else all of them and the read.
+ */
+function changedSinceDiscovery(preface: string, found: { readonly atStart: Zone; readonly now: Zone; readonly read: Exchange }, updates: readonly Exchange[], again: SentAgain): Violation {
+  const title = 'DNS values changed that no update named';
+  const named = updates.length
+    ? `The ${count(updates.length, 'DNS update')} acknowledged before it (${someOf(updates.map((x) => `${x.probe.rule} ${x.probe.title}`), 3)}) named only such records, so one of them changed values it did not name (ASM-DNS-OTHERS-UNCHANGED: records an update does not name stay as they were, and nothing besides the suite changes the zone meanwhile).`
+    : `No DNS update of the suite to this domain was acknowledged before it, so something besides the suite changed the zone meanwhile (ASM-DNS-OTHERS-UNCHANGED).`;
+  const base = `${preface} Every DNS update the suite sent before this property named a \`hsc-probe-…\` record, yet records it never named changed since discovery read the domain: ${changes(found.atStart, found.now, 'discovery listed')}. ${named}`;
+  if (again.shown) {
+    const { of, update, read, before } = again.shown;
+    const zone = zoneOf(read)!;
+    const n = again.tried.length;
+    const which = `the ${n === 1 ? '' : `${['second', 'third'][n - 2] ?? `${n}th`} `}smallest of them`;
+    return new Violation(title, `${base} Sent again alone, ${which} (${of.probe.rule} ${of.probe.title}) changed them again: ${changes(before, zone, 'just before')}. The failure's sequence is that update and the read that shows it.`, read, [update, read]);
+  }
+  const tried = again.tried.length ? ` Sent again alone, the smallest ${again.tried.length === 1 ? 'of them' : `${again.tried.length} of them`} changed nothing more (a change made once, such as trimming each record to one value, need not repeat), so the failure's sequence is every update acknowledged before, then the read.` : '';
+  return new Violation(title, `${base}${tried}`, found.read, [...updates, found.read]);
 }
 
 type Change = (name: string, added: readonly string[], removed: readonly string[], title: string, type?: string) => Probe;
@@ -428,10 +509,10 @@ interface Leftover {
  * `hsc-probe-…` record of the domain (named as listed, inside `zone` when listed relative to it).
  * Never any other record.
  */
-export function leftovers(exchange: Exchange, ours: readonly string[], zone: string): Leftover[] | undefined {
+export function leftovers(exchange: Exchange, ours: readonly string[], { zone, probeType }: { readonly zone: string; readonly probeType: string }): Leftover[] | undefined {
   const records = listAt(exchange, 'domain', 'dns_records');
   if (!records) return undefined;
-  const mine = new Map(ours.map((name) => [recordKey(PROBE_TYPE, name), name]));
+  const mine = new Map(ours.map((name) => [recordKey(probeType, name), name]));
   const apex = zone.toLowerCase().replace(/\.$/, '');
   const found = new Map<string, Leftover>();
   for (const { type, name, values } of listedRecords(records)) {
@@ -442,7 +523,7 @@ export function leftovers(exchange: Exchange, ours: readonly string[], zone: str
     const inside = host.toLowerCase().endsWith(`.${apex}`);
     const earlier = found.get(key);
     found.set(key, {
-      type: ourName ? PROBE_TYPE : type,
+      type: ourName ? probeType : type,
       name: ourName ?? (inside ? host : probeRecordName(zone, host)),
       values: [...new Set([...(earlier?.values ?? []), ...values])],
       ours: ourName !== undefined,
@@ -459,10 +540,10 @@ const shown = (l: Leftover) => `${l.type} ${l.name}`;
  * stays one value at a time, once) and reads until they are gone. Notes say what it removed of
  * other probes' records and what it could not remove.
  */
-async function cleanUp(io: StateIo, ours: readonly string[], zone: string, listing: Probe, change: Change): Promise<string[]> {
+async function cleanUp(io: StateIo, ours: readonly string[], where: { readonly zone: string; readonly probeType: string }, listing: Probe, change: Change): Promise<string[]> {
   const rule = 'STATE-DNS-UPDATE';
   const first = await io.send(listing);
-  let left = leftovers(first, ours, zone);
+  let left = leftovers(first, ours, where);
   if (!left) return [`${rule}: the domain could not be read to clean up (${answered(first)}); values on ${ours.length ? ours.join(', ') : 'its probe records'} and other \`hsc-probe-…\` records may remain`];
   const others = left.filter((l) => !l.ours);
   let stopped: string | undefined;
@@ -471,8 +552,8 @@ async function cleanUp(io: StateIo, ours: readonly string[], zone: string, listi
       if (!left.length) break;
       const removals = oneByOne ? left.flatMap((l) => l.values.map((value) => ({ ...l, values: [value] }))) : left;
       for (const l of removals) await io.send(change(l.name, [], l.values, `clean up: remove ${l.values.join(', ')} from ${l.name}`, l.type));
-      const gone = await io.poll(listing, (e) => leftovers(e, ours, zone)?.length === 0);
-      left = leftovers(gone.last, ours, zone) ?? left;
+      const gone = await io.poll(listing, (e) => leftovers(e, ours, where)?.length === 0);
+      left = leftovers(gone.last, ours, where) ?? left;
     }
   } catch (error) {
     if (!(error instanceof OutOfBudget)) throw error;

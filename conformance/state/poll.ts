@@ -30,7 +30,8 @@ export async function poll(read: () => Promise<Exchange>, until: (exchange: Exch
     const last = await read();
     if (until(last)) return { ok: true, last, reads };
     const left = options.windowMs - (performance.now() - started);
-    if (left <= 0) return { ok: false, last, reads };
+    // Timers count whole milliseconds and may wake a fraction early: less than one left is the end.
+    if (left < 1) return { ok: false, last, reads };
     await sleep(Math.min(pause, left));
     pause = Math.min(pause * 2, options.maxIntervalMs);
   }

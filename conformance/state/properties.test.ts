@@ -23,7 +23,7 @@ import { contextOf, mockTarget } from '../probes/test-target.ts';
 import { runConformance } from '../runner.ts';
 import type { Exchange, ProbeContext, ScenarioSource, Send, Target } from '../types.ts';
 import { dnsUpdateScenarios } from './dns.ts';
-import { EMBEDDED_BUDGET, type StateBudget } from './property.ts';
+import { EMBEDDED_BUDGET, LIVE_BUDGET, type StateBudget } from './property.ts';
 import { sftpRemoveScenarios } from './sftp.ts';
 import { wpaUserScenarios } from './wpa.ts';
 
@@ -181,6 +181,7 @@ const shortest: Readonly<Record<string, { readonly commands: number; readonly la
   'dns-update-drops-other-values': { commands: 2, last: /^add [\d., ]+ to r1$/, title: /changed values it did not name/ },
   'dns-update-trims-other-records': { commands: 2, last: /^add [\d., ]+ to r2$/, title: /changed values it did not name/ },
   'dns-removal-only-first-value': { commands: 2, last: /remove [\d.]+, [\d.]+/, title: /did not change the values it named/ },
+  'dns-removal-removes-all': { commands: 2, last: /^remove [\d.]+ from r1$/, title: /changed values it did not name/ },
   'sftp-removal-not-applied': { commands: 1, last: /^remove account /, title: /stayed listed/ },
   'sftp-removal-by-directory': { commands: 1, last: /^remove account /, title: /removed others too/ },
   'wpa-create-user-not-created': { commands: 1, last: /^create the site-admin user a1$/, title: /does not exist/ },
@@ -204,6 +205,13 @@ describe('against each state fault of the catalogue', () => {
       expect(commands.at(-1)).toMatch(want.last);
       // The exchange shown is one of the property's operations, and the failure is the action's.
       expect(outcome.exchange?.probe.rule).toBe(fault.rule);
+      // Its sequence: one action per command (none of these is a read), then the read that showed it, if a read did.
+      const steps = outcome.sequence!;
+      const shownByRead = outcome.exchange!.probe.endpoint.effect === 'read';
+      expect(steps).toHaveLength(want.commands + (shownByRead ? 1 : 0));
+      expect(steps.at(-1)!.request).toBe(outcome.exchange!.probe.request);
+      const action = api.endpoints.find((e) => e.name === fault.endpoint)!;
+      for (const step of steps.slice(0, want.commands)) expect(step.request.method).toBe(action.method);
     });
   });
 
@@ -232,6 +240,25 @@ describe('against each state fault of the catalogue', () => {
         const failures = report.failures.filter((f) => f.rule === fault.rule);
         expect(failures.map((f) => f.operation)).toEqual([operation(api.endpoints.find((e) => e.name === fault.endpoint)!)]);
         expect(failures[0]!.message).toMatch(/Shortest failing sequence \(\d+ commands?/);
+        // The sequence, structured: each step a request relative to the base URL with its own curl line, the key as its variable.
+        const { sequence, curl } = failures[0]!;
+        expect(sequence!.length).toBeGreaterThan(0);
+        for (const step of sequence!) {
+          expect(step.path.startsWith('/')).toBe(true);
+          expect(step.curl).toContain(`${target.baseUrl}${step.path}`);
+          expect(step.curl).toContain('"$HSC_API_KEY"');
+          if (step.body !== undefined) expect(JSON.parse(step.body)).toBeTypeOf('object');
+        }
+        // The failure's curl line runs them all, in order.
+        const at = sequence!.map((step) => curl.indexOf(step.curl));
+        expect(at.every((i) => i >= 0)).toBe(true);
+        expect([...at].sort((a, b) => a - b)).toEqual(at);
+        expect(JSON.stringify(report)).not.toContain(target.main.apiKey);
+        // What each property spent, shrinking included, beside the generated inputs' shrinking.
+        expect(report.stateShrinking!.map((s) => s.rule).sort()).toEqual([...stateRules].sort());
+        const spent = report.stateShrinking!.find((s) => s.rule === fault.rule)!;
+        expect(spent.shrunk!.toCommands).toBeLessThanOrEqual(spent.shrunk!.fromCommands);
+        expect(spent.shrinkRequests).toBeLessThanOrEqual(spent.budget.shrinkRequests);
         for (const rule of stateRules) expect(report.notes.some((n) => n.startsWith(`${rule} (model-based)`))).toBe(true);
         expect(report.checks.filter((c) => stateRules.includes(c.rule) && c.rule !== fault.rule).every((c) => c.outcome === 'passed')).toBe(true);
       } finally {
@@ -258,6 +285,18 @@ describe('when effects show only later (accepted, not completed)', () => {
 });
 
 describe('budgets', () => {
+  it('with the live shares, and its poll scaled to a short window, removing all values on any removal shrinks to the 2 commands that show it', async () => {
+    // The live budget read as often, relative to its window, as against a live API.
+    const window = 200;
+    const live: Partial<StateBudget> = { ...LIVE_BUDGET, settleMs: window, poll: { windowMs: window, intervalMs: (window * LIVE_BUDGET.poll.intervalMs) / LIVE_BUDGET.poll.windowMs, maxIntervalMs: (window * LIVE_BUDGET.poll.maxIntervalMs) / LIVE_BUDGET.poll.windowMs } };
+    const fault = stateFaults.find((f) => f.name === 'dns-removal-removes-all')!;
+    await runOn('STATE-DNS-UPDATE', { variant: fault, budget: live }, ({ outcome }) => {
+      expect(outcome.verdict!.message).toMatch(/Shortest failing sequence \(2 commands, /);
+      expect(outcome.verdict!.message).not.toMatch(/stopped early/);
+      expect(outcome.spend!.shrinkRequests).toBeLessThanOrEqual(LIVE_BUDGET.shrinkRequests);
+    });
+  });
+
   it('a spent budget ends the property: the requests stay within it, the notes say where it stopped, and no failure is made up', async () => {
     const budget: Partial<StateBudget> = { requests: 7, cleanupRequests: 4 };
     await runOn('STATE-DNS-UPDATE', { budget }, ({ outcome, exchanges }) => {
@@ -301,7 +340,7 @@ describe('what cannot run skips with a reason', () => {
     ['no --allow-destructive (SFTP)', 'STATE-SFTP-REMOVE', (t) => ({ ...t, allowDestructive: false }), /needs --allow-destructive/],
     ['no --allow-destructive (WPA)', 'STATE-WPA-USER', (t) => ({ ...t, allowDestructive: false }), /needs --allow-destructive/],
     ['no domain', 'STATE-DNS-UPDATE', (t) => ({ ...t, main: { ...t.main, ids: { ...t.main.ids, domainId: undefined } } }) as Target, /no domain discovered/],
-    ['no zone name', 'STATE-DNS-UPDATE', (t) => ({ ...t, main: { ...t.main, ids: { ...t.main.ids, dnsRecord: undefined } } }) as Target, /has a name/],
+    ['no zone name', 'STATE-DNS-UPDATE', (t) => ({ ...t, main: { ...t.main, ids: { ...t.main.ids, dnsRecord: undefined } } }) as Target, /no domain with a name discovered/],
     ['no SFTP account', 'STATE-SFTP-REMOVE', (t) => ({ ...t, main: { ...t.main, ids: { ...t.main.ids, sftpAccountIds: [] } } }), /no additional SFTP account discovered/],
   ];
   it.each(cases)('%s', (_, rule, change, reason) => {
@@ -415,6 +454,30 @@ describe('DNS: damage earlier probes did shows in a full run (probes, then the p
     },
   };
 
+  /**
+   * Each update that names `trigger.name` (one of INPUT-ACCEPT's, set once the probes are known)
+   * adds a value to the owner's A record: a change every such update repeats, which the
+   * property's own updates (other names) never make.
+   */
+  const trigger = { name: '' };
+  let leaked = 0;
+  const leaksOnOne: Variant = {
+    name: 'leaks-on-one-update',
+    kind: 'fault',
+    description: '',
+    hooks: {
+      handlers: {
+        updateDnsRecords: (context) => {
+          const domain = context.store.domain(context.company.id, context.params.domain_id)!;
+          context.store.updateDnsRecords(domain, context.body);
+          const apex = domain.dnsRecords.find((r) => r.type === 'A' && !/^hsc-probe-/.test(r.name))!;
+          if (context.body.name === trigger.name) context.store.updateDnsRecords(domain, { type: 'A', name: apex.name, new_resource_records: [{ value: `203.0.113.${++leaked}` }] });
+          return context.acknowledge(domain.id, context.body);
+        },
+      },
+    },
+  };
+
   const fullRun = async (variant: Variant | undefined) => {
     const mock = await startMock({ port: 0, ...(variant ? { variant } : {}) });
     try {
@@ -427,6 +490,10 @@ describe('DNS: damage earlier probes did shows in a full run (probes, then the p
       })();
       expect(discovered.dnsRecordsAtStart?.length).toBeGreaterThan(0);
       const target: Target = { baseUrl: mock.url, main: { apiKey: mock.fixtures.apiKey, ids: discovered }, allowDestructive: true, embedded: true };
+      // The smallest of INPUT-ACCEPT's DNS updates, as the run will send them: the one sent again first.
+      const updates = acceptProbes(contextOf(target, 1106, 5)).probes.filter((p) => p.endpoint.name === 'updateDnsRecords');
+      const smallest = updates.reduce((a, b) => (b.request.body!.length < a.request.body!.length ? b : a));
+      trigger.name = (JSON.parse(smallest.request.body!) as { name: string }).name;
       return await runConformance({
         target,
         seed: 1106,
@@ -446,6 +513,27 @@ describe('DNS: damage earlier probes did shows in a full run (probes, then the p
     expect(failures).toHaveLength(1);
     expect(failures[0]!.title).toBe('DNS values changed that no update named');
     expect(failures[0]!.message).toMatch(/198\.51\.100\.77/);
+    // A trim done once does not repeat: the sequence is every update acknowledged before, then the read that shows the damage.
+    const { sequence, message } = failures[0]!;
+    expect(message).toMatch(/The \d+ DNS updates acknowledged before it \(INPUT-ACCEPT valid request 1 of 5/);
+    expect(message).toMatch(/Sent again alone, the smallest 2 of them changed nothing more/);
+    expect(message).toMatch(/rest on ASM-DNS-NEW-RECORD for `name`/);
+    const updates = sequence!.slice(0, -1);
+    expect(updates.length).toBeGreaterThan(1);
+    for (const step of updates) expect(step.method).toBe('PUT');
+    expect(sequence!.at(-1)).toMatchObject({ method: 'GET', path: updates[0]!.path, afterMs: FAST.settleMs ?? EMBEDDED_BUDGET.settleMs });
+  });
+
+  it('a change one earlier update makes each time it is sent is found by sending it again: the sequence is that update and the read', async () => {
+    const report = await fullRun(leaksOnOne);
+    const failures = report.failures.filter((f) => f.rule === 'STATE-DNS-UPDATE');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.title).toBe('DNS values changed that no update named');
+    expect(failures[0]!.message).toMatch(/Sent again alone, the smallest of them \(INPUT-ACCEPT valid request \d of 5\) changed them again: A \S+ lists \{[^}]*203\.0\.113\.2[^}]*\}, just before \{/);
+    const sequence = failures[0]!.sequence!;
+    expect(sequence.map((s) => s.method)).toEqual(['PUT', 'GET']);
+    expect((JSON.parse(sequence[0]!.body!) as { name: string }).name).toBe(trigger.name);
+    expect(failures[0]!.curl).toBe(`${sequence[0]!.curl} && ${sequence[1]!.afterMs === undefined ? '' : `sleep ${(Math.ceil(sequence[1]!.afterMs / 100) / 10).toFixed(1)} && `}${sequence[1]!.curl}`);
   });
 
   it('the reference mock, after the same probes, passes: their own records and values are not the owner\'s', async () => {

@@ -1,14 +1,16 @@
 /**
  * The property runner on its own, with a stand-in property (no server): shrinking keeps to the
  * failure first found, a violation the state as found shows is the verdict when no run fails,
- * and the budget follows the target and `--state-window-s`.
+ * a failure carries the requests that reproduce it, shrinking sends no candidate twice and reads
+ * each fewer times, and the budget follows the target and `--state-window-s`.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { endpoint } from '../../spec/queries.ts';
 import { conformFlags } from '../flags.ts';
 import { contextOf, mockTarget } from '../probes/test-target.ts';
-import type { Exchange, Send } from '../types.ts';
-import { budgetFor, EMBEDDED_BUDGET, LIVE_BUDGET, runStateProperty, Violation, type StateCommand, type StateProperty } from './property.ts';
+import type { Exchange, Probe, Send } from '../types.ts';
+import { budgetFor, EMBEDDED_BUDGET, LIVE_BUDGET, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 
 const send: Send = async (probe) => ({ probe, throttled: 0 }) as Exchange;
 
@@ -64,5 +66,155 @@ describe('runStateProperty', () => {
     }
     // The help states the defaults these budgets hold.
     expect(conformFlags.find((l) => l.startsWith('--state-window-s'))).toContain(`default ${LIVE_BUDGET.poll.windowMs / 1000} against a live API, ${EMBEDDED_BUDGET.poll.windowMs / 1000} for the mock`);
+  });
+});
+
+// ---- a stand-in with requests: actions and reads of the model's endpoints, answered 200 ----------
+
+const action = endpoint('updateDnsRecords');
+const read = endpoint('listDnsRecords');
+let made = 0;
+const probeOf = (e: typeof action, title: string): Probe => ({
+  rule: 'STATE-DNS-UPDATE',
+  endpoint: e,
+  expect: 'valid',
+  title,
+  request: { method: e.method, url: `http://127.0.0.1:9/v2/${title.replaceAll(' ', '-')}/${++made}`, headers: {}, ...(e.method === 'PUT' ? { body: `{"n":${made}}` } : {}) },
+});
+const answered: Send = async (probe) => ({ probe, response: { status: 200, headers: {}, text: '', ms: 0 }, throttled: 0 });
+
+interface Total {
+  total: number;
+  readonly run: number;
+}
+interface Io {
+  readonly io: StateIo;
+  /** The commands each run ran, by run. */
+  readonly ran: Map<number, object[]>;
+}
+
+/** An action adding `size`, read once after. */
+class Add implements StateCommand<Total, Io> {
+  constructor(readonly size: number) {}
+  check(): boolean {
+    return true;
+  }
+  async run(model: Total, real: Io): Promise<void> {
+    real.ran.get(model.run)!.push(this);
+    model.total += this.size;
+    await real.io.send(probeOf(action, `add ${this.size}`));
+    await real.io.poll(probeOf(read, 'read'), () => true);
+  }
+  toString(): string {
+    return `add ${this.size}`;
+  }
+}
+
+/** A read that fails, after reading until the window closes, once the adds reach 3: alone, it passes. */
+class Check implements StateCommand<Total, Io> {
+  check(): boolean {
+    return true;
+  }
+  async run(model: Total, real: Io): Promise<void> {
+    real.ran.get(model.run)!.push(this);
+    const shown = await real.io.poll(probeOf(read, 'check read'), () => model.total < 3);
+    if (!shown.ok) throw new Violation('too many', `adds reach ${model.total}`, shown.last);
+  }
+  toString(): string {
+    return 'check';
+  }
+}
+
+const adding = (ran: Map<number, object[]>): StateProperty<Total, Io> => ({
+  rule: 'STATE-DNS-UPDATE',
+  endpoints: [action, read],
+  title: 'adds',
+  commands: [fc.integer({ min: 1, max: 2 }).map((n) => new Add(n)), fc.constant(null).map(() => new Check())],
+  setup: async (io, run) => {
+    ran.set(run, []);
+    await io.send(probeOf(read, 'setup read'));
+    return { model: { total: 0, run }, real: { io, ran } };
+  },
+});
+
+/** A window of 150 ms read often: a failing read waits it out, long enough to show as a pause. */
+const SHORT: StateBudget = { ...EMBEDDED_BUDGET, sequences: 10, poll: { windowMs: 150, intervalMs: 5, maxIntervalMs: 20 } };
+
+/** Runs the stand-in; the runs after the first failure are shrinking's. */
+async function runAdding(send: Send = answered) {
+  const ran = new Map<number, object[]>();
+  const outcome = await runStateProperty(adding(ran), SHORT, 1106, send);
+  const found = outcome.spend!.sequences;
+  return { outcome, ran, shrinkRuns: [...ran].filter(([run]) => run > found) };
+}
+
+describe('a failure carries the requests that reproduce it', () => {
+  it('the actions of the shortest failing run in order, then the read that showed it, after the pause the property made', async () => {
+    const sent: Exchange[] = [];
+    const { outcome } = await runAdding(async (probe) => {
+      const exchange = await answered(probe);
+      sent.push(exchange);
+      return exchange;
+    });
+    expect(outcome.verdict?.title).toBe('too many');
+    const steps = outcome.sequence!;
+    // The shortest failing run: two adds (each at most 2) reach 3, then the check; its reads between are not steps.
+    expect(outcome.spend!.shrunk?.toCommands).toBe(3);
+    expect(steps.map((s) => s.request.method)).toEqual([action.method, action.method, read.method]);
+    expect(steps.at(-1)!.request).toBe(outcome.exchange!.probe.request);
+    // Requests actually sent, in the order sent.
+    const order = steps.map((s) => sent.findIndex((x) => x.probe.request === s.request));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The failing read came when the window closed (the poll's last millisecond aside): the step says it waited.
+    expect(steps.at(-1)!.afterMs).toBeGreaterThanOrEqual(SHORT.poll.windowMs - 1);
+    expect(steps[0]!.afterMs).toBeUndefined();
+  });
+
+  it('a violation of the state as found shows the steps it names, its read after the settling wait', async () => {
+    const earlier = await answered(probeOf(action, 'earlier add'));
+    const passing: StateProperty<object, object> = {
+      rule: 'STATE-DNS-UPDATE',
+      endpoints: [],
+      title: 'passes',
+      commands: [fc.constant({ check: () => true, run: async () => {}, toString: () => 'noop' })],
+      setup: async () => ({ model: {}, real: {} }),
+      before: async (io, seen) => {
+        const shown = await io.send(probeOf(read, 'before read'));
+        return new Violation('found broken', 'it was broken before', shown, [...seen, shown]);
+      },
+    };
+    const outcome = await runStateProperty(passing, EMBEDDED_BUDGET, 1106, answered, [earlier]);
+    expect(outcome.sequence!.map((s) => s.request.url)).toEqual([earlier.probe.request.url, expect.stringContaining('before-read')]);
+    // Sent after requests of other probes: the read waits as long as their effects may take to show.
+    expect(outcome.sequence![1]!.afterMs).toBe(EMBEDDED_BUDGET.settleMs);
+  });
+});
+
+describe('shrinking spends its share where it tells', () => {
+  it('sends no shorter sequence twice, and still ends on the shortest', async () => {
+    const { outcome, shrinkRuns } = await runAdding();
+    expect(outcome.spend!.shrunk?.toCommands).toBe(3);
+    // fast-check offered some sequence again (the check alone, after each reduction): it was not sent.
+    expect(outcome.spend!.shrinkRepeatsSkipped).toBeGreaterThan(0);
+    expect(outcome.notes![0]).toMatch(/\d+ already run not sent again/);
+    const ids = new Map<object, number>();
+    const keys = shrinkRuns.map(([, commands]) => commands.map((c) => ids.get(c) ?? ids.set(c, ids.size).get(c)).join(' '));
+    expect(keys.length).toBe(outcome.spend!.shrinkSequences);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('reads a failing candidate at most four times within the same window', async () => {
+    const reads = new Map<number, number>();
+    let run = 0;
+    const { outcome, shrinkRuns } = await runAdding(async (probe) => {
+      if (probe.title === 'setup read') run++;
+      if (probe.title === 'check read') reads.set(run, (reads.get(run) ?? 0) + 1);
+      return answered(probe);
+    });
+    expect(outcome.verdict).toBeDefined();
+    const failing = shrinkRuns.filter(([r]) => (reads.get(r) ?? 0) > 1);
+    expect(failing.length).toBeGreaterThan(0);
+    for (const [r, commands] of shrinkRuns) expect(reads.get(r) ?? 0).toBeLessThanOrEqual(4 * commands.filter((c) => c instanceof Check).length);
   });
 });

@@ -13,10 +13,23 @@
  * Shrinking keeps to the failure first found: a shorter sequence that fails another way (the
  * target changed meanwhile, say) is a different finding, noted but not taken as the shorter
  * counterexample, so the report names the first symptom.
+ *
+ * Shrinking spends its share where it tells: fast-check offers the same shorter sequence again
+ * after each reduction (dropping every command but the last, say), and a sequence that already
+ * ran and passed is not sent again; and a candidate is read fewer times within the same window
+ * (its start, a quarter, three quarters, the end), since while shrinking most candidates fail and
+ * the reads between the first and the last only end a wait early. The window, and so what counts
+ * as an effect that never showed, is the same as the search's.
+ *
+ * A failure carries the requests that led to it (`sequence`): the actions of the failing run, and
+ * the read that showed the violation, with the pauses the property made between them. A failure
+ * or skip names the assumptions the property's requests rest on, from the model (a parameter's
+ * name, a DNS update naming a record not held yet), so a reader can tell the letter from our reading.
  */
 import fc from 'fast-check';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
-import type { Exchange, Probe, ProbeContext, Scenario, Send } from '../types.ts';
+import type { Exchange, Probe, ProbeContext, Scenario, ScenarioStep, Send, StateSpend } from '../types.ts';
+import { restingOn } from '../checks/assumptions.ts';
 import { count } from '../checks/values.ts';
 import { seconds } from './answers.ts';
 import { poll, type PollOptions, type Polled } from './poll.ts';
@@ -73,13 +86,18 @@ export function budgetFor(context: ProbeContext, overrides: Partial<StateBudget>
   return { ...budget, sequences: Math.max(1, Math.min(budget.sequences, context.runs)) };
 }
 
-/** The target broke the property: what the report shows, and the exchange that shows it. */
+/**
+ * The target broke the property: what the report shows, and the exchange that shows it. A run's
+ * violation gets its sequence from the run; `steps` give it where no run made it (`before`): the
+ * exchanges that reproduce it, in order.
+ */
 export class Violation extends Error {
   override readonly name = 'Violation';
   constructor(
     readonly title: string,
     message: string,
     readonly exchange?: Exchange,
+    readonly steps?: readonly Exchange[],
   ) {
     super(message);
   }
@@ -124,8 +142,11 @@ export interface StateProperty<M extends object, R> {
    * one arbitrary of its property), and named in the sequence like any other.
    */
   readonly opening?: () => readonly StateCommand<M, R>[];
-  /** Before the first run: a violation the state as found already shows (the failure when no run fails). */
-  readonly before?: (io: StateIo) => Promise<Violation | undefined>;
+  /**
+   * Before the first run: a violation the state as found already shows (the failure when no run
+   * fails). `earlier`: the exchanges of the probes sent to the property's action before it.
+   */
+  readonly before?: (io: StateIo, earlier: readonly Exchange[]) => Promise<Violation | undefined>;
   /** Reads the target into the model of run `run` (1, 2, ...); throws NotObservable when it cannot. */
   readonly setup: (io: StateIo, run: number) => Promise<{ readonly model: M; readonly real: R }>;
   /** After each run, passed or failed: undo what it changed, without waiting for it (best effort). */
@@ -145,27 +166,67 @@ interface Failed {
   readonly error: unknown;
   readonly commands: readonly string[];
   readonly legend: string;
+  /** What the run sent, in order. */
+  readonly trail: readonly Sent[];
 }
 
-/** Runs a property against the target through `send`; the outcome of its scenario. */
-export async function runStateProperty<M extends object, R>(property: StateProperty<M, R>, budget: StateBudget, seed: number, send: Send): Promise<Outcome> {
-  const spent = { runs: 0, shrinkRuns: 0, requests: 0, shrinkRequests: 0, cleanup: 0, commands: 0 };
+/** A request of a run, and when it was sent. */
+export interface Sent {
+  readonly exchange: Exchange;
+  readonly at: number;
+}
+
+/** A pause shorter than this is no wait for an effect: a sequence's steps do not show it. */
+const WAITED_MS = 100;
+
+/** Where a candidate is read while shrinking: at its start, after a quarter and three quarters of the window, and at its end. */
+const shrinkPoll = (poll: PollOptions): PollOptions => ({
+  windowMs: poll.windowMs,
+  intervalMs: Math.max(poll.intervalMs, poll.windowMs / 4),
+  maxIntervalMs: Math.max(poll.maxIntervalMs, poll.windowMs / 2),
+});
+
+/** The spend of a property so far. */
+interface Spent {
+  runs: number;
+  shrinkRuns: number;
+  repeatsSkipped: number;
+  requests: number;
+  shrinkRequests: number;
+  cleanup: number;
+  commands: number;
+}
+
+/** Runs a property against the target through `send`; `earlier`, the probes' exchanges with its action before it. */
+export async function runStateProperty<M extends object, R>(property: StateProperty<M, R>, budget: StateBudget, seed: number, send: Send, earlier: readonly Exchange[] = []): Promise<Outcome> {
+  const spent: Spent = { runs: 0, shrinkRuns: 0, repeatsSkipped: 0, requests: 0, shrinkRequests: 0, cleanup: 0, commands: 0 };
   let shrinking = false;
+  /** The runs are over: the clean-up reads as the search did. */
+  let ended = false;
   let stopped: string | undefined;
   let observed = 0;
   let notObserved: NotObservable | undefined;
   let last: Failed | undefined;
   let foundAt = 0;
+  let foundCommands = 0;
+  /** What the current run (or the check before the runs) has sent. */
+  let trail: Sent[] = [];
+  /** While shrinking: the candidates already run (by their commands' identities), none of which failed as first found. */
+  const tried = new Set<string>();
   /** While shrinking: runs that failed otherwise than the failure first found. */
   const otherwise = new Set<string>();
 
+  const fewerReads = shrinkPoll(budget.poll);
   const makeIo = (count: () => void): StateIo => {
     const io: StateIo = {
-      send: (probe) => {
+      send: async (probe) => {
         count();
-        return send(probe);
+        const at = performance.now();
+        const exchange = await send(probe);
+        trail.push({ exchange, at });
+        return exchange;
       },
-      poll: (probe, until) => poll(() => io.send(probe), until, budget.poll),
+      poll: (probe, until) => poll(() => io.send(probe), until, shrinking && !ended ? fewerReads : budget.poll),
       window: seconds(budget.poll.windowMs),
     };
     return io;
@@ -182,35 +243,53 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
     spent.cleanup++;
   });
 
-  // Each command, as it runs, writes its `toString` to the log of the current run.
+  // Each command, as it runs, writes its `toString` to the log of the current run. Each
+  // generated or shrunk command gets an identity: a candidate is its commands' identities.
   let log: string[] = [];
-  const logged = (command: StateCommand<M, R>): StateCommand<M, R> => ({
-    check: (model) => command.check(model),
-    run: async (model, real) => {
-      try {
-        await command.run(model, real);
-      } finally {
-        log.push(command.toString());
-      }
-    },
-    toString: () => command.toString(),
-  });
+  let made = 0;
+  const identity = new WeakMap<object, number>();
+  const logged = (command: StateCommand<M, R>): StateCommand<M, R> => {
+    const wrapped: StateCommand<M, R> = {
+      check: (model) => command.check(model),
+      run: async (model, real) => {
+        try {
+          await command.run(model, real);
+        } finally {
+          log.push(command.toString());
+        }
+      },
+      toString: () => command.toString(),
+    };
+    identity.set(wrapped, ++made);
+    return wrapped;
+  };
+  const candidateKey = (commands: Iterable<StateCommand<M, R>>): string =>
+    [...commands].map((c) => identity.get(unwrapped(c)) ?? `new ${++made}`).join(' ');
   const sequences = fc.commands(
     property.commands.map((arb) => arb.map(logged)),
     { maxCommands: budget.maxCommands, disableReplayLog: true },
   );
 
   let before: Violation | undefined;
+  let beforeTrail: readonly Sent[] = [];
   try {
-    before = await property.before?.(runIo);
+    before = await property.before?.(runIo, earlier);
   } catch (error) {
     if (!(error instanceof OutOfBudget || error instanceof NotObservable)) throw error;
+  } finally {
+    beforeTrail = trail;
   }
 
   const check = fc.asyncProperty(sequences, async (commands) => {
     if (stopped) return; // nothing more is sent; fast-check ends its loop at once
-    if (shrinking) spent.shrinkRuns++;
-    else spent.runs++;
+    if (shrinking) {
+      // Already run, and it did not fail as first found: it passes again, unsent.
+      const key = candidateKey(commands);
+      if (tried.has(key)) return void spent.repeatsSkipped++;
+      tried.add(key);
+      spent.shrinkRuns++;
+    } else spent.runs++;
+    trail = [];
     let state: { readonly model: M; readonly real: R };
     try {
       state = await property.setup(runIo, spent.runs + spent.shrinkRuns);
@@ -235,8 +314,12 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
         otherwise.add((error as Violation).title);
         return;
       }
-      last = { error, commands: log, legend: property.legend?.(state.real) ?? '' };
-      if (!shrinking) foundAt = spent.runs;
+      // Copies: the clean-up after the run still sends.
+      last = { error, commands: [...log], legend: property.legend?.(state.real) ?? '', trail: [...trail] };
+      if (!shrinking) {
+        foundAt = spent.runs;
+        foundCommands = log.length;
+      }
       shrinking = true;
       throw error;
     } finally {
@@ -245,6 +328,7 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
     }
   });
   const details = await fc.check(check, { seed, numRuns: budget.sequences, verbose: 0 });
+  ended = true;
 
   let cleanupNotes: readonly string[] = [];
   try {
@@ -254,24 +338,73 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
     cleanupNotes = [`${property.rule}: the clean-up stopped: ${error.message}; what it added may remain`];
   }
   const notes = [spending(property.rule, budget, spent, shrinking, stopped), ...cleanupNotes];
+  const spend: StateSpend = {
+    rule: property.rule,
+    budget: { sequences: budget.sequences, maxCommands: budget.maxCommands, requests: budget.requests, shrinkRequests: budget.shrinkRequests, cleanupRequests: budget.cleanupRequests },
+    sequences: spent.runs,
+    shrinkSequences: spent.shrinkRuns,
+    shrinkRepeatsSkipped: spent.repeatsSkipped,
+    requests: spent.requests,
+    shrinkRequests: spent.shrinkRequests,
+    cleanupRequests: spent.cleanup,
+    ...(details.failed && last ? { shrunk: { fromCommands: foundCommands, toCommands: last.commands.length, steps: details.numShrinks } } : {}),
+    ...(stopped ? { stopped } : {}),
+  };
   if (otherwise.size) notes.push(`${property.rule}: while shrinking, ${count(otherwise.size, 'shorter sequence')} failed otherwise, not taken as shorter forms of the failure reported: ${[...otherwise].join('; ')}`);
 
+  const rests = restingOn(...property.endpoints);
+  const resting = rests ? ` The property's requests rest on ${rests}.` : '';
   if (details.failed) {
     const error = last?.error ?? details.errorInstance;
     if (!(error instanceof Violation)) throw error; // a suite bug: the runner reports the crash
-    const shrunk = details.numShrinks === 0 ? `no shorter one failed${property.unrepeatable ? `, as ${property.unrepeatable}` : ''}` : `shrunk ${count(details.numShrinks, 'time')}`;
+    const shrunk = details.numShrinks === 0 ? `no shorter one failed${property.unrepeatable ? `, as ${property.unrepeatable}` : ''}` : `shrunk ${count(details.numShrinks, 'time')} from ${count(foundCommands, 'command')}`;
     const cut = stopped ? `; shrinking stopped early (${stopped}), so a shorter one may exist` : '';
     const commands = last!.commands;
     const sequence = `Shortest failing sequence (${count(commands.length, 'command')}, found in sequence ${foundAt} of ${budget.sequences}, ${shrunk}${cut}): ${commands.join('; ')}${last!.legend ? ` — where ${last!.legend}` : ''}.`;
-    return { verdict: { title: error.title, message: `${error.message} ${sequence}` }, ...(error.exchange ? { exchange: error.exchange } : {}), notes };
+    const steps = timed(error.steps ?? stepsOf(last!.trail, error.exchange), last!.trail, budget.settleMs);
+    return { verdict: { title: error.title, message: `${error.message}${resting} ${sequence}` }, ...(error.exchange ? { exchange: error.exchange } : {}), sequence: steps, notes, spend };
   }
-  if (before) return { verdict: { title: before.title, message: before.message }, ...(before.exchange ? { exchange: before.exchange } : {}), notes };
+  if (before) {
+    const steps = timed(before.steps ?? stepsOf(beforeTrail, before.exchange), beforeTrail, budget.settleMs);
+    return { verdict: { title: before.title, message: `${before.message}${resting}` }, ...(before.exchange ? { exchange: before.exchange } : {}), sequence: steps, notes, spend };
+  }
   if (observed === 0) {
-    const why = notObserved?.message ?? stopped ?? 'no run could read the state it starts from';
-    return { skip: why, ...(notObserved?.exchange ? { exchange: notObserved.exchange } : {}), notes };
+    const why = `${notObserved?.message ?? stopped ?? 'no run could read the state it starts from'}${rests ? ` (the property's requests rest on ${rests})` : ''}`;
+    return { skip: why, ...(notObserved?.exchange ? { exchange: notObserved.exchange } : {}), notes, spend };
   }
-  return { notes };
+  return { notes, spend };
 }
+
+/**
+ * The exchanges that reproduce a violation from what its run sent: every action (what the model
+ * says changes something), up to the exchange that showed the violation, which ends it. The reads
+ * between are the property's waiting, shown as the pause before the next step.
+ */
+export function stepsOf(trail: readonly Sent[], shown: Exchange | undefined): Exchange[] {
+  const end = shown ? trail.findIndex((s) => s.exchange === shown) : -1;
+  const upTo = end >= 0 ? trail.slice(0, end + 1) : trail;
+  return upTo.filter((s, i) => s.exchange.probe.endpoint.effect !== 'read' || (end >= 0 && i === end)).map((s) => s.exchange);
+}
+
+/**
+ * Steps with the pauses between them: as sent, where both were sent by the property; after
+ * requests sent before it (another probe's), `settleMs`, how long their effects may take to show.
+ */
+export function timed(steps: readonly Exchange[], trail: readonly Sent[], settleMs: number): ScenarioStep[] {
+  const sentAt = new Map(trail.map((s) => [s.exchange, s.at]));
+  return steps.map((exchange, i) => {
+    const at = sentAt.get(exchange);
+    const previous = i > 0 ? sentAt.get(steps[i - 1]!) : undefined;
+    const pause = i === 0 || at === undefined ? 0 : previous === undefined ? settleMs : at - previous;
+    return { request: exchange.probe.request, ...(pause >= WAITED_MS ? { afterMs: Math.round(pause) } : {}) };
+  });
+}
+
+/** The command fast-check wraps (its CommandWrapper keeps it as `cmd`), or the command itself. */
+const unwrapped = (command: object): object => {
+  const inner = (command as { readonly cmd?: unknown }).cmd;
+  return typeof inner === 'object' && inner !== null ? inner : command;
+};
 
 /** Whether a failure while shrinking is the one first found: a violation with the same title (a suite bug always counts, so it is reported). */
 const sameFailure = (first: unknown, again: unknown): boolean =>
@@ -283,8 +416,9 @@ function budgetOnly(error: unknown): void {
 }
 
 
-function spending(rule: RuleId, budget: StateBudget, spent: { runs: number; shrinkRuns: number; requests: number; shrinkRequests: number; cleanup: number; commands: number }, shrank: boolean, stopped: string | undefined): string {
-  const runs = `${spent.runs} of at most ${count(budget.sequences, 'command sequence')} of up to ${budget.maxCommands} commands${shrank ? `, and ${spent.shrinkRuns} more while shrinking` : ''} (${count(spent.commands, 'command')} run)`;
+function spending(rule: RuleId, budget: StateBudget, spent: Spent, shrank: boolean, stopped: string | undefined): string {
+  const repeats = spent.repeatsSkipped ? `, ${spent.repeatsSkipped} already run not sent again` : '';
+  const runs = `${spent.runs} of at most ${count(budget.sequences, 'command sequence')} of up to ${budget.maxCommands} commands${shrank ? `, and ${spent.shrinkRuns} more while shrinking${repeats}` : ''} (${count(spent.commands, 'command')} run)`;
   const requests = `${spent.requests} requests of a budget of ${budget.requests}${shrank ? ` (${spent.shrinkRequests} shrinking, at most ${budget.shrinkRequests})` : ''}, ${spent.cleanup} to clean up (at most ${budget.cleanupRequests})`;
   const window = `each effect awaited up to ${seconds(budget.poll.windowMs)} (--state-window-s)`;
   return `${rule} (model-based): ${runs}; ${requests}; ${window}${stopped ? `; stopped: ${stopped}` : ''}`;

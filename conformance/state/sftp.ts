@@ -9,10 +9,14 @@
  * The document shows no way to add an account back, so removals are spent for good: a property
  * makes at most `irreversible` of them, and the report names each. A failing sequence shrinks
  * only as far as accounts are left to remove again.
+ *
+ * Paths come from the request kit: the place that holds the accounts, as the model's `refersTo`
+ * finds it, names the environment listed and each account removed.
  */
 import fc from 'fast-check';
 import type { Endpoint } from '../../spec/model.ts';
 import { sftpAccountToRemove } from '../probes/accept.ts';
+import { idsFor, pathOf, type Found } from '../probes/inputs.ts';
 import { bearer, makeProbe } from '../probes/request.ts';
 import { at, count } from '../checks/values.ts';
 import type { Exchange, ProbeContext, ScenarioSource } from '../types.ts';
@@ -84,16 +88,41 @@ export interface SftpPropertyOptions {
 }
 
 export const sftpRemoveScenarios = (options: SftpPropertyOptions = {}): ScenarioSource =>
-  stateSource('sftpRemove', 'STATE-SFTP-REMOVE', ['removeAdditionalSftpAccount', 'listAdditionalSftpAccounts'], options.budget, ({ context, endpoints: [remove, read], budget }) =>
-    context.target.main.ids.sftpAccountIds.length ? sftpProperty(context, { remove, read, budget }) : 'no additional SFTP account discovered',
-  );
+  stateSource('sftpRemove', 'STATE-SFTP-REMOVE', ['removeAdditionalSftpAccount', 'listAdditionalSftpAccounts'], options.budget, ({ context, endpoints: [remove, read], budget }) => {
+    // The place that holds the accounts; without places, the accounts are `sftpEnvId`'s.
+    const placed = idsFor(remove, context.target.main.ids, context.target.allowLive === true);
+    if (!placed.ok) return placed.reason;
+    const ids = { ...placed.value, envId: placed.value.sftpEnvId ?? placed.value.envId };
+    const removable = pathOf(remove, ids);
+    if (!removable.ok) return removable.reason;
+    const listPath = pathOf(read, ids);
+    if (!listPath.ok) return listPath.reason;
+    const removePath = (id: string) => mustHave(pathOf(remove, { ...ids, sftpAccountIds: [id] }));
+    return sftpProperty(context, { remove, read, budget, envId: ids.envId!, listPath: listPath.value, removePath });
+  });
 
-function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoint; readonly read: Endpoint; readonly budget: StateBudget }): StateProperty<SftpModel, SftpReal> {
+/** Path values for an id the list gave: every other parameter was found already. */
+const mustHave = <T>(found: Found<T>): T => {
+  if (!found.ok) throw new Error(found.reason);
+  return found.value;
+};
+
+interface SftpSetting {
+  readonly remove: Endpoint;
+  readonly read: Endpoint;
+  readonly budget: StateBudget;
+  readonly envId: string;
+  readonly listPath: Readonly<Record<string, string>>;
+  /** The path values that remove account `id`. */
+  readonly removePath: (id: string) => Readonly<Record<string, string>>;
+}
+
+function sftpProperty(context: ProbeContext, setting: SftpSetting): StateProperty<SftpModel, SftpReal> {
   const { target } = context;
   const rule = 'STATE-SFTP-REMOVE';
-  const envId = target.main.ids.sftpEnvId ?? target.main.ids.envId;
+  const { envId } = setting;
   const credentials = bearer(target.main.apiKey);
-  const listing = makeProbe(target, rule, 'valid', 'list the additional SFTP accounts of the environment', { endpoint: setting.read, credentials, path: { env_id: envId } });
+  const listing = makeProbe(target, rule, 'valid', 'list the additional SFTP accounts of the environment', { endpoint: setting.read, credentials, path: setting.listPath });
   const excluded = sftpAccountToRemove(target.main).id;
   const usernames = new Map<string, string>();
   /** The accounts this property removed, by `idKey`: each named once, and left out of later runs (their removal may still be settling). */
@@ -104,7 +133,7 @@ function sftpProperty(context: ProbeContext, setting: { readonly remove: Endpoin
   };
 
   const remove = async (io: StateIo, model: SftpModel, id: string) => {
-    const probe = makeProbe(target, rule, 'valid', `remove the additional SFTP account ${id}`, { endpoint: setting.remove, credentials, path: { sftp_account_id: id } });
+    const probe = makeProbe(target, rule, 'valid', `remove the additional SFTP account ${id}`, { endpoint: setting.remove, credentials, path: setting.removePath(id) });
     const acknowledged = await io.send(probe);
     if (!is2xx(acknowledged)) {
       throw new Violation('an SFTP account removal the property needs was not accepted', `Removing the additional SFTP account ${describe(id)} answered ${answered(acknowledged)}, so its effect cannot be observed.`, acknowledged);

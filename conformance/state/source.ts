@@ -38,7 +38,7 @@ export function stateSource<M extends object, R>(
     const seed = streamSeed(context.seed, 'state', rule);
     const property = build({ context, endpoints, budget, seed });
     if (typeof property === 'string') return skipAll(rule, endpoints, property);
-    return { scenarios: [{ rule, endpoints, title: property.title, run: (send) => runStateProperty(property, budget, seed, send) }], skipped: [] };
+    return { scenarios: [{ rule, endpoints, title: property.title, run: (send, earlier) => runStateProperty(property, budget, seed, send, earlier) }], skipped: [] };
   };
   // The runner names a source that throws by its function name.
   return Object.defineProperty(source, 'name', { value: name });

@@ -7,11 +7,16 @@
  * existence it reads first: that is the model. Commands create one or check one. The document
  * shows no way to remove a site-admin user, so a property creates at most `irreversible` of
  * them, and the report names each.
+ *
+ * Requests come from the request kit: the environment the model's `refersTo` finds, the
+ * existence check's parameter that names the user (ASM-WPA-QUERY-EMAIL), and the kit's valid
+ * creation body with the probe address in its e-mail field.
  */
 import fc from 'fast-check';
+import { requestBodyArb } from '../../spec/arbitraries.ts';
 import type { Endpoint } from '../../spec/model.ts';
-import { probeLabelArb } from '../probes/inputs.ts';
-import { bearer, draw, makeProbe, streamSeed } from '../probes/request.ts';
+import { idsFor, pathOf, probeLabelArb } from '../probes/inputs.ts';
+import { bearer, draw, drawOne, makeProbe, streamSeed } from '../probes/request.ts';
 import { at, count } from '../checks/values.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource } from '../types.ts';
 import { answered, is2xx, someOf } from './answers.ts';
@@ -87,32 +92,48 @@ export interface WpaPropertyOptions {
 }
 
 export const wpaUserScenarios = (options: WpaPropertyOptions = {}): ScenarioSource =>
-  stateSource('wpaUser', 'STATE-WPA-USER', ['createWpAdminUser', 'checkWpAdminUserExists'], options.budget, ({ context, endpoints: [create, exists], budget, seed }) =>
-    wpaProperty(context, { create, exists, budget, seed }),
-  );
+  stateSource('wpaUser', 'STATE-WPA-USER', ['createWpAdminUser', 'checkWpAdminUserExists'], options.budget, ({ context, endpoints: [create, exists], budget, seed }) => {
+    const placed = idsFor(create, context.target.main.ids, context.target.allowLive === true);
+    if (!placed.ok) return placed.reason;
+    const ids = placed.value;
+    const path = pathOf(create, ids);
+    if (!path.ok) return path.reason;
+    const existsPath = pathOf(exists, ids);
+    if (!existsPath.ok) return existsPath.reason;
+    // The parameter that names the user (its name is our choice: ASM-WPA-QUERY-EMAIL), and the field that gives a new one its address.
+    const user = exists.queryParams.find((p) => p.refersTo === 'site-admin-user');
+    const address = create.body?.find((f) => f.type.kind === 'string' && f.type.format === 'email');
+    if (!user || !address) throw new Error(`the model names no parameter of ${exists.name} that names the user, or no e-mail field of ${create.name}`);
+    return wpaProperty(context, { create, exists, budget, seed, envId: ids.envId!, path: path.value, existsPath: existsPath.value, userParam: user.name, addressField: address.name });
+  });
 
 interface WpaSetting {
   readonly create: Endpoint;
   readonly exists: Endpoint;
   readonly budget: StateBudget;
   readonly seed: number;
+  readonly envId: string;
+  readonly path: Readonly<Record<string, string>>;
+  readonly existsPath: Readonly<Record<string, string>>;
+  /** The existence check's query parameter naming the user. */
+  readonly userParam: string;
+  /** The creation body's e-mail field. */
+  readonly addressField: string;
 }
 
 function wpaProperty(context: ProbeContext, setting: WpaSetting): StateProperty<WpaModel, WpaReal> {
   const { target } = context;
   const rule = 'STATE-WPA-USER';
-  const envId = target.main.ids.envId;
+  const { envId } = setting;
   const credentials = bearer(target.main.apiKey);
-  const path = { env_id: envId };
-  // The parameter's name is not shown; the model names our choice (ASM-WPA-QUERY-EMAIL).
-  const queryName = setting.exists.queryParams[0]!.name;
   const existence = (email: string): Probe =>
-    makeProbe(target, rule, 'observe', `does the site-admin user ${email} exist`, { endpoint: setting.exists, credentials, path, query: { [queryName]: email } });
+    makeProbe(target, rule, 'observe', `does the site-admin user ${email} exist`, { endpoint: setting.exists, credentials, path: setting.existsPath, query: { [setting.userParam]: email } });
   const created: string[] = [];
 
   const create = async (io: StateIo, model: WpaModel, email: string, slot: number) => {
-    const body = { email, first_name: 'Conformance', last_name: 'Probe' };
-    const answer = await io.send(makeProbe(target, rule, 'valid', `create the site-admin user ${email}`, { endpoint: setting.create, credentials, path, body: { json: body } }));
+    // The kit's valid body (names a person could have), with the probe address.
+    const body = drawOne(requestBodyArb(setting.create, { [setting.addressField]: fc.constant(email) }), streamSeed(setting.seed, 'body', email));
+    const answer = await io.send(makeProbe(target, rule, 'valid', `create the site-admin user ${email}`, { endpoint: setting.create, credentials, path: setting.path, body: { json: body } }));
     if (!is2xx(answer)) {
       throw new Violation('a site-admin user creation the property needs was not accepted', `${READING} Creating ${email} answered ${answered(answer)}, so the link cannot be observed.`, answer);
     }

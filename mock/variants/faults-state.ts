@@ -54,6 +54,13 @@ export const stateFaults: readonly Variant[] = [
   fault('dns-removal-only-first-value', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update removes only the first value of `removed_resource_records`; the others stay.', {
     handlers: { updateDnsRecords: dnsUpdateRewritten((body) => ({ ...body, removed_resource_records: (body.removed_resource_records ?? []).slice(0, 1) })) },
   }),
+  fault('dns-removal-removes-all', 'STATE-DNS-UPDATE', 'updateDnsRecords', "Removing any value of a record removes all its values; the update's new values stay.", {
+    handlers: {
+      updateDnsRecords: dnsUpdateRewritten((body, held) =>
+        values(body.removed_resource_records).length ? { ...body, removed_resource_records: held.map((value) => ({ value })) } : body,
+      ),
+    },
+  }),
   fault('sftp-removal-not-applied', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'The SFTP account removal is acknowledged but the account stays.', {
     handlers: {
       removeAdditionalSftpAccount: (context) => {
