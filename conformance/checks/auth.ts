@@ -19,11 +19,12 @@ const readingsOf = (text: string): readonly string[] => {
 };
 
 /**
- * Words that name the credential, in any inflection: key (`API key`, `apikey`), token,
+ * Words that name the credential, in any inflection: key (`API key`, `apikey`), token (`JWT`),
  * credential, bearer, authentication and authorisation (`auth`, `OAuth`, `unauthorized`,
- * `Unauthenticated`, `authn`), but not `author` or `authority`.
+ * `Unauthenticated`, `authn`), but not `author` or `authority`; and `API` alone, which names
+ * the key in messages of other languages (`Clé API invalide`, `API-Schlüssel ungültig`).
  */
-const NAMES_CREDENTIAL = /(?<![a-z])(?:api ?)?keys?(?![a-z])|token|credential|bearer|auth(?:ent|oris|oriz|[nz]?(?![a-z]))/;
+const NAMES_CREDENTIAL = /(?<![a-z])(?:api ?)?keys?(?![a-z])|(?<![a-z])(?:api|jwt)(?![a-z])|token|credential|bearer|auth(?:ent|oris|oriz|[nz]?(?![a-z]))/;
 
 /**
  * Words that say what is wrong with it: missing (`no`, `missing`, `required`, `not provided`, ...)
