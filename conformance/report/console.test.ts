@@ -180,6 +180,9 @@ describe('rows judged in part', () => {
     expect(text).toContain('JUDGED IN PART: 4 of 5 rows (some of their probes not sent), by reason');
     expect(text).toContain('  - no company user was discovered, so N probes were not sent (3): AUTH-401 GET /p0, AUTH-401 GET /p1, AUTH-401 GET /p2\n');
     expect(text).toContain('  - its valid boundary cases need --allow-destructive (1): AUTH-401 GET /p3\n');
+    // The closing line's ✓ says how many it judged only in part.
+    expect(finalLine({ ...base, coverage: coverageOf(base.checks, reasons) })).toMatch(/^✓ conforms: 5 passed, 4 judged in part, 0 failed, 0 skipped, /);
+    expect(finalLine(base)).not.toContain('judged in part');
   });
 });
 

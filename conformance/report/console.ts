@@ -195,16 +195,19 @@ export function finalLine(report: Report, style: ConsoleStyle = { color: false }
   const reasons = report.coverage.skipped.map((g) => `${printable(g.reason)} (${g.count})`).join(', ');
   const warnings = count(s.warnings, 'warning');
   const ofTotal = `of ${count(total, 'check')}`;
+  // Rows judged with some of their probes not sent: a ✓ says so too.
+  const inPart = judgedInPart(report).length;
+  const partly = inPart ? `, ${inPart} judged in part` : '';
   if (report.ok) {
-    if (!s.skipped) return `${green(style, '✓ conforms')}: ${s.passed} passed, ${s.failed} failed, 0 skipped, ${warnings} — ${tail}`;
-    return `${green(style, '✓ conforms')} on ${checked} ${ofTotal} — ${s.skipped} skipped: ${reasons}; ${warnings} — ${tail}`;
+    if (!s.skipped) return `${green(style, '✓ conforms')}: ${s.passed} passed${partly}, ${s.failed} failed, 0 skipped, ${warnings} — ${tail}`;
+    return `${green(style, '✓ conforms')} on ${checked} ${ofTotal}${partly} — ${s.skipped} skipped: ${reasons}; ${warnings} — ${tail}`;
   }
   const failOnSkip = report.options.failOnSkip === true && s.skipped > 0;
   const why = [
     ...(s.distinctFailures ? [`${failureCounts(report)}${s.skipped ? `, on ${checked} ${ofTotal}` : ''}`] : []),
     ...(failOnSkip ? [`${s.distinctFailures ? count(s.skipped, 'check') : `${s.skipped} ${ofTotal}`} skipped (--fail-on-skip)`] : []),
   ];
-  const counts = `${s.passed} passed, ${s.failed} failed, ${s.skipped ? '' : '0 skipped, '}${warnings}`;
+  const counts = `${s.passed} passed${partly}, ${s.failed} failed, ${s.skipped ? '' : '0 skipped, '}${warnings}`;
   const skips = s.skipped ? `; ${failOnSkip ? '' : `${s.skipped} `}skipped: ${reasons}` : '';
   return `${red(style, '✗ does not conform')}: ${why.join(', and ') || 'see the failures above'} — ${counts}${skips} — ${tail}`;
 }
