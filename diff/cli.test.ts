@@ -188,6 +188,43 @@ describe('diff between files', () => {
   });
 });
 
+describe('the default --to in a clone whose snapshot is stale', () => {
+  let repository: string;
+  const place = (snapshot: string, withSources = true) => {
+    repository = mkdtempSync(join(tmpdir(), 'hsc-diff-stale-'));
+    execFileSync('git', ['init', '-q'], { cwd: repository, stdio: 'ignore' });
+    mkdirSync(join(repository, 'generated'));
+    writeFileSync(join(repository, 'generated/contract.json'), readFileSync(file(snapshot)));
+    // The model's sources, as a clone holds them (the installed package does not); this test's
+    // process runs the model of this repository, which the stand-in clone's snapshot is held against.
+    if (withSources) {
+      mkdirSync(join(repository, 'spec'));
+      writeFileSync(join(repository, 'spec/contract.ts'), '');
+    }
+  };
+  afterAll(() => rmSync(repository, { recursive: true, force: true }));
+  const run = async (args: readonly string[]) => {
+    const [stdout, stderr] = [sink(), sink()];
+    const code = await runDiff(args, { stdout, stderr, cwd: repository, packageRoot: repository });
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  };
+
+  it.each([
+    ['the model edited, not regenerated: one warning line, and the diff still runs', 'client.json', true, [], true],
+    ['the snapshot the model writes: no warning', 'before.json', true, [], false],
+    ['no model sources (the installed package): no warning', 'client.json', false, [], false],
+    ['--to given: what it names is compared, no warning', 'client.json', true, ['--to', 'generated/contract.json'], false],
+  ] as const)('%s', async (_, snapshot, withSources, more, warned) => {
+    place(snapshot, withSources);
+    const ran = await run(['--from', file('before.json'), ...more]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^## Contract diff/);
+    const warnings = ran.stderr.split('\n').filter((l) => /stale/.test(l));
+    expect(warnings).toEqual(warned ? ['hosted-site-contract diff: warning: generated/contract.json is stale (the model in spec/ would write another snapshot); run npm run generate, then diff again'] : []);
+    rmSync(repository, { recursive: true, force: true });
+  });
+});
+
 /** The CLI as a process, from `cwd`. */
 function cli(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -15,7 +15,8 @@ import { DIFF_FORMATS, FAIL_ON } from './flags.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { countsLine, reportOf, sidesLine, type DiffReport } from './report.ts';
-import { load, loadWorkingTree } from './source.ts';
+import { load, loadWorkingTree, SNAPSHOT_PATH } from './source.ts';
+import { isStale } from './stale.ts';
 
 const PREFIX = 'hosted-site-contract diff';
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -25,6 +26,8 @@ export interface DiffIo {
   readonly stderr: NodeJS.WritableStream;
   /** Where refs and relative paths are read from (default: the process's working directory). */
   readonly cwd?: string;
+  /** The package's own folder (default: the one this module is in); tests stand a clone in for it. */
+  readonly packageRoot?: string;
   readonly sanitizer?: Sanitizer;
 }
 
@@ -67,7 +70,11 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   const failOn = oneOf('--fail-on', flags['fail-on'], FAIL_ON);
   const cwd = io.cwd ?? process.cwd();
 
-  const [from, to] = await Promise.all([load(flags.from, cwd), flags.to === undefined ? loadWorkingTree(cwd, packageRoot) : load(flags.to, cwd)]);
+  const ownRoot = io.packageRoot ?? packageRoot;
+  const [from, to] = await Promise.all([load(flags.from, cwd), flags.to === undefined ? loadWorkingTree(cwd, ownRoot) : load(flags.to, cwd)]);
+  if (to.repository !== undefined && (await isStale(to.repository, ownRoot))) {
+    stderr.write(`${PREFIX}: warning: ${SNAPSHOT_PATH} is stale (the model in spec/ would write another snapshot); run npm run generate, then diff again\n`);
+  }
   const report = reportOf(
     { source: from.source, specVersion: from.snapshot.specVersion },
     { source: to.source, specVersion: to.snapshot.specVersion },

@@ -18,6 +18,8 @@ export interface LoadedSnapshot {
   readonly snapshot: ContractSnapshot;
   /** How a report names it: the ref, the file as given, or `working tree`. */
   readonly source: string;
+  /** The repository whose working tree it was read from (the default `--to` only). */
+  readonly repository?: string;
 }
 
 /** git's answer, or its first line of complaint. */
@@ -117,7 +119,7 @@ export function load(argument: string, cwd: string): Promise<LoadedSnapshot> {
  */
 export async function loadWorkingTree(cwd: string, packageRoot: string): Promise<LoadedSnapshot> {
   const repository = await repositoryRoot(cwd);
-  if (repository !== undefined && isFile(join(repository, SNAPSHOT_PATH))) return loadFile(join(repository, SNAPSHOT_PATH), 'working tree');
+  if (repository !== undefined && isFile(join(repository, SNAPSHOT_PATH))) return { ...(await loadFile(join(repository, SNAPSHOT_PATH), 'working tree')), repository };
   const own = join(packageRoot, SNAPSHOT_PATH);
   if (isFile(own)) return loadFile(own, 'installed package');
   throw new SetupError(`no ${SNAPSHOT_PATH} in ${relative(cwd, repository ?? packageRoot) || '.'} (run npm run generate, or give --to)`);
