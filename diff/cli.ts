@@ -11,7 +11,7 @@ import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { Sanitizer } from '../sanitize/sanitizer.ts';
 import { BREAKING, type ChangeClass } from './change.ts';
 import { diffContracts } from './engine.ts';
-import { DIFF_FORMATS, FAIL_ON } from './flags.ts';
+import { DIFF_FORMATS, diffFlagOptions, FAIL_ON } from './flags.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { countsLine, reportOf, sidesLine, type DiffReport } from './report.ts';
@@ -56,13 +56,7 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   const sanitizer = io.sanitizer ?? new Sanitizer();
   const stdout = sanitizer.writer(io.stdout);
   const stderr = sanitizer.writer(io.stderr);
-  const flags = parseFlags(args, {
-    from: { type: 'string' },
-    to: { type: 'string' },
-    format: { type: 'string' },
-    output: { type: 'string' },
-    'fail-on': { type: 'string' },
-  });
+  const flags = parseFlags(args, diffFlagOptions);
   if (flags.from === undefined || flags.from === '') throw new UsageError('--from REF|FILE is required');
   if (flags.to === '') throw new UsageError('--to needs a ref or a file');
   if (flags.output === '') throw new UsageError('--output needs a file');

@@ -3,6 +3,15 @@
 export const DIFF_FORMATS = ['markdown', 'json', 'junit'] as const;
 export const FAIL_ON = ['client-breaking', 'server-breaking', 'any'] as const;
 
+/** The flags as `parseFlags` reads them (the README's CI example is checked against them). */
+export const diffFlagOptions = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  format: { type: 'string' },
+  output: { type: 'string' },
+  'fail-on': { type: 'string' },
+} as const;
+
 export const diffFlags: readonly string[] = [
   '--from REF|FILE    the old snapshot: a file, or a git ref of this repository whose generated/contract.json',
   '                   is read (git show REF:generated/contract.json), e.g. --from main or --from HEAD~1',
