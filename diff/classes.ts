@@ -29,7 +29,11 @@
  *   on a request client- and server-breaking, on a response server-breaking. A set whose values
  *   are replaced is both, both ways.
  * - So a type change, a renamed field and a moved container are both client- and server-breaking;
- *   a changed success or operation-id kind too (ACK-202 and OPID-KIND judge them).
+ *   a changed success or operation-id kind too (ACK-202 and OPID-KIND judge them). A rename or a
+ *   move is one change only where the pairing of what left and what arrived is unambiguous
+ *   (fields.ts states the rule: the same field under one parent, the same container anywhere in
+ *   the place, or the one field left on each side with related names); otherwise a removal and an
+ *   addition, each in its own classes.
  * - A success that moves between `data` (the document's read table) and `sync-action` (its other
  *   actions, answering with a body) is compatible: the wire is the same on both sides (a body,
  *   status not shown), the body's own changes report themselves, and no check reads the kind

@@ -15,7 +15,8 @@ export const diffFlagOptions = {
 export const diffFlags: readonly string[] = [
   '--from REF|FILE    the old snapshot: a file, or a git ref of this repository whose generated/contract.json',
   '                   is read (git show REF:generated/contract.json), e.g. --from main or --from HEAD~1',
-  '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree, else of the installed package)',
+  '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree, else of the installed package;',
+  '                   in a clone, a warning when it is not what the model writes: run npm run generate)',
   '                   an argument naming an existing file is that file; anything else is a ref',
   '--format NAME      markdown (default: a summary line and a table per class, for a pull-request comment),',
   '                   json (stable; schema: contract-diff.schema.json, in generated/ of the repository,',
@@ -28,5 +29,6 @@ export const diffFlags: readonly string[] = [
   'fail the suite), deprecated, knowledge (what the document now states that it did not), compatible',
   '',
   'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',
-  'a snapshot that cannot be read or is not valid, or an internal error (a bug, never a verdict)',
+  'a snapshot that cannot be read or is not valid (its shape, or parts that disagree: a key given twice, a',
+  'reference to what it does not hold), or an internal error (a bug, never a verdict)',
 ];

@@ -52,7 +52,11 @@ export function diffAssumptions(before: ContractSnapshot, after: ContractSnapsho
   }
   for (const [a, b] of both) {
     if (!same(a.choice, b.choice) || !same(a.scope, b.scope)) {
-      const [was, now] = partsThatDiffer([['choice', a.choice, b.choice], ['covers', describeList(a.operations), describeList(b.operations)]]);
+      const [was, now] = partsThatDiffer([
+        ['choice', a.choice, b.choice],
+        ['covers', describeList(a.operations), describeList(b.operations)],
+        ['scope', JSON.stringify(a.scope), JSON.stringify(b.scope)],
+      ]);
       changes.push(entry('assumption-changed', a.id, [...new Set([...b.operations, ...a.operations])], was, now, sectionsOf(a, b), `the choice ${same(a.choice, b.choice) ? 'now covers other endpoints' : 'changed'}`));
     } else if (!same(a.why, b.why) || !same(a.cite, b.cite)) {
       const [was, now] = partsThatDiffer([['why', a.why, b.why], ['cite', describeCite(a.cite), describeCite(b.cite)]]);
@@ -116,14 +120,20 @@ export function diffConflicts(before: ContractSnapshot, after: ContractSnapshot)
     const how = byLetter.length ? `; ${c.extraStatus} is no longer accepted on ${byLetter.join(', ')} (the letter won)` : '';
     changes.push(entry('conflict-resolved', c.id, c.operations, `${c.letter.says} / ${c.reading.says}`, null, sections(c), `resolved${how}`, byLetter.length ? ['server-breaking'] : []));
   }
-  // The endpoints a conflict covers, by model name: one that moved (renamed) is still covered, not a change.
-  const namesBefore = new Map(before.endpoints.map((e) => [e.operation, e.name]));
-  const namesAfter = new Map(after.endpoints.map((e) => [e.operation, e.name]));
-  const covered = (c: (typeof before.conflicts)[number], names: ReadonlyMap<string, string>) => c.operations.map((o) => names.get(o) ?? o);
+  // The endpoints a conflict covered, where they are now: one that moved (renamed; the same model
+  // name under another operation, as diffEndpoints pairs them) is still covered, not a change.
+  const operationsAfter = new Set(after.endpoints.map((e) => e.operation));
+  const movedTo = new Map<string, string>(
+    before.endpoints.filter((e) => !operationsAfter.has(e.operation)).flatMap((e) => {
+      const now = after.endpoints.find((x) => x.name === e.name && !before.endpoints.some((y) => y.operation === x.operation));
+      return now ? [[e.operation, now.operation] as const] : [];
+    }),
+  );
+  const coveredNow = (c: (typeof before.conflicts)[number]) => c.operations.map((o) => movedTo.get(o) ?? o);
   for (const [a, b] of both) {
     const { mockWhy: _a, letter: la, reading: ra, operations: _oa, ...restA } = a;
     const { mockWhy: _b, letter: lb, reading: rb, operations: _ob, ...restB } = b;
-    if (!same(restA, restB) || !same(covered(a, namesBefore), covered(b, namesAfter)) || la.says !== lb.says || ra.says !== rb.says) {
+    if (!same(restA, restB) || !same(coveredNow(a), b.operations) || la.says !== lb.says || ra.says !== rb.says) {
       const [was, now] = partsThatDiffer([
         ['statements', `${la.says} / ${ra.says}`, `${lb.says} / ${rb.says}`],
         ['covers', describeList(a.operations), describeList(b.operations)],
