@@ -29,7 +29,7 @@ export function diffDocument(before: ContractSnapshot, after: ContractSnapshot):
     changes.push(fixed('auth-changed', 'authentication', all, text(before.auth), text(after.auth), { before: before.auth.cite.section, after: after.auth.cite.section }, 'authentication changed'));
   }
   if (!same(before.errorTable, after.errorTable)) {
-    changes.push(fixed('error-table-cite-changed', 'error-status table', [], text(before.errorTable), text(after.errorTable), { before: before.errorTable.section, after: after.errorTable.section }, 'where the document lists each endpoint\'s error statuses changed'));
+    changes.push(fixed('error-table-cite-changed', 'error-status table', [], describeCite(before.errorTable), describeCite(after.errorTable), { before: before.errorTable.section, after: after.errorTable.section }, 'where the document lists each endpoint\'s error statuses changed'));
   }
   for (const key of ['title', 'document', 'tagGroups', 'errorMeanings'] as const) {
     if (!same(before[key], after[key])) changes.push(fixed('document-changed', key, [], text(before[key]), text(after[key]), { before: null, after: null }, `${key} changed`));
