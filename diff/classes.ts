@@ -29,7 +29,17 @@
  *   on a request client- and server-breaking, on a response server-breaking. A set whose values
  *   are replaced is both, both ways.
  * - So a type change, a renamed field and a moved container are both client- and server-breaking;
- *   a changed success or operation-id kind too (ACK-202 and OPID-KIND judge them).
+ *   a changed success or operation-id kind too (ACK-202 and OPID-KIND judge them). A rename or a
+ *   move is one change only where the pairing of what left and what arrived is unambiguous
+ *   (fields.ts states the rule: the same field under one parent, the same container anywhere in
+ *   the place, or the one field left on each side with related names); otherwise a removal and an
+ *   addition, each in its own classes.
+ * - A success that moves between `data` (the document's read table) and `sync-action` (its other
+ *   actions, answering with a body) is compatible: the wire is the same on both sides (a body,
+ *   status not shown), the body's own changes report themselves, and no check reads the kind
+ *   (the suite reads the endpoint's effect; a rule that effect brings, e.g. READ-404, makes the
+ *   change that brought it server-breaking). It is reported because it is a fact of the document:
+ *   whether a call reads or acts.
  * - A new request field, even unmarked, is server-breaking: the suite sends it and, where the
  *   endpoint lists 400, breaks it. A new optional response field (may be absent) is compatible.
  * - An added error status is compatible: no client is told to rely on the absence of a status,
@@ -50,7 +60,7 @@
  * - A changed base path or auth scheme breaks both sides. A removed resource (a generated type
  *   name) is client-breaking; an added one compatible (its uses report themselves).
  * - Wording (a rule's title or statement, a gap's explanation, a citation, a format's
- *   description) and the model's own readings (effect, tag group, `secret`, `refersTo`,
+ *   description, where the document lists the error statuses) and the model's own readings (effect, tag group, `secret`, `refersTo`,
  *   `freeText`) are compatible: the facts they describe report their own changes.
  * - References to gaps and rules from elsewhere (a field's `assumption`, a set's `unknown`, a
  *   field's `limit`, a rule's `conflicts`) are reported once, at the gap or rule they name.
@@ -65,6 +75,8 @@ export const fixedClasses = {
   'base-path-changed': ['client-breaking', 'server-breaking'],
   'auth-changed': ['client-breaking', 'server-breaking'],
   'document-changed': ['compatible'],
+  /** The statuses are compared endpoint by endpoint; this is only where the document lists them. */
+  'error-table-cite-changed': ['compatible'],
   'format-pattern-changed': ['client-breaking', 'server-breaking'],
   'format-entry-added': ['compatible'],
   'format-entry-removed': ['compatible'],
@@ -76,6 +88,7 @@ export const fixedClasses = {
   'endpoint-removed': ['client-breaking'],
   'endpoint-moved': ['client-breaking', 'server-breaking'],
   'success-changed': ['client-breaking', 'server-breaking'],
+  'success-kind-changed': ['compatible'],
   'operation-kind-changed': ['client-breaking', 'server-breaking'],
   'error-status-added': ['compatible'],
   'error-status-removed': ['server-breaking'],

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, mkdirSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SetupError, UsageError } from '../bin/command.ts';
@@ -59,6 +59,9 @@ beforeAll(() => {
   writeFileSync(file('huge.json'), '');
   truncateSync(file('huge.json'), 40 * 1024 * 1024); // sparse: no 40 MB written
   writeFileSync(file('broken.json'), JSON.stringify({ ...JSON.parse(readFileSync(file('before.json'), 'utf8')), endpoints: [{ operation: 'GET /x' }] }));
+  const duplicated = JSON.parse(readFileSync(file('before.json'), 'utf8'));
+  duplicated.endpoints.push(duplicated.endpoints[3]);
+  writeFileSync(file('duplicated.json'), JSON.stringify(duplicated));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -176,10 +179,49 @@ describe('diff between files', () => {
     ['a rule scope null', ['--from', 'scope-null.json'], SetupError, /scope-null\.json is not a valid contract snapshot: rules\[0\]\.scope: must be one of/],
     ['a file past the size cap', ['--from', 'huge.json'], SetupError, /^huge\.json is not a valid contract snapshot: larger than 32 MB$/],
     ['a snapshot missing parts', ['--from', 'broken.json'], SetupError, /broken\.json is not a valid contract snapshot: endpoints\[0\]\.name: must be a string/],
+    ['a hand-edited --to with an endpoint twice', ['--from', 'before.json', '--to', 'duplicated.json'], SetupError, /^duplicated\.json is not a valid contract snapshot: endpoints\[\d+\]\.operation: operation "[^"]+" is given twice \(first at endpoints\[3\]\)$/],
+    ['a directory, not a snapshot file', ['--from', '.'], SetupError, /^\. is a directory, not a snapshot file/],
   ] as const)('refuses %s', async (_, args, kind, message) => {
-    const failure = await diff([...args, '--to', 'before.json']).catch((error: unknown) => error);
+    const failure = await diff((args as readonly string[]).includes('--to') ? args : [...args, '--to', 'before.json']).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(kind);
     expect((failure as Error).message).toMatch(message);
+  });
+});
+
+describe('the default --to in a clone whose snapshot is stale', () => {
+  let repository: string;
+  const place = (snapshot: string, withSources = true) => {
+    repository = mkdtempSync(join(tmpdir(), 'hsc-diff-stale-'));
+    execFileSync('git', ['init', '-q'], { cwd: repository, stdio: 'ignore' });
+    mkdirSync(join(repository, 'generated'));
+    writeFileSync(join(repository, 'generated/contract.json'), readFileSync(file(snapshot)));
+    // The model's sources, as a clone holds them (the installed package does not); this test's
+    // process runs the model of this repository, which the stand-in clone's snapshot is held against.
+    if (withSources) {
+      mkdirSync(join(repository, 'spec'));
+      writeFileSync(join(repository, 'spec/contract.ts'), '');
+    }
+  };
+  afterAll(() => rmSync(repository, { recursive: true, force: true }));
+  const run = async (args: readonly string[]) => {
+    const [stdout, stderr] = [sink(), sink()];
+    const code = await runDiff(args, { stdout, stderr, cwd: repository, packageRoot: repository });
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  };
+
+  it.each([
+    ['the model edited, not regenerated: one warning line, and the diff still runs', 'client.json', true, [], true],
+    ['the snapshot the model writes: no warning', 'before.json', true, [], false],
+    ['no model sources (the installed package): no warning', 'client.json', false, [], false],
+    ['--to given: what it names is compared, no warning', 'client.json', true, ['--to', 'generated/contract.json'], false],
+  ] as const)('%s', async (_, snapshot, withSources, more, warned) => {
+    place(snapshot, withSources);
+    const ran = await run(['--from', file('before.json'), ...more]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^## Contract diff/);
+    const warnings = ran.stderr.split('\n').filter((l) => /stale/.test(l));
+    expect(warnings).toEqual(warned ? ['hosted-site-contract diff: warning: generated/contract.json is stale (the model in spec/ would write another snapshot); run npm run generate, then diff again'] : []);
+    rmSync(repository, { recursive: true, force: true });
   });
 });
 
@@ -195,6 +237,7 @@ function cli(args: readonly string[], cwd: string): Promise<{ code: number; stdo
 describe('diff between git refs, in a fresh clone', () => {
   let origin: string;
   let clone: string;
+  let shallow: string;
   const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
 
   beforeAll(() => {
@@ -209,12 +252,21 @@ describe('diff between git refs, in a fresh clone', () => {
     git(origin, 'commit', '-qm', 'snapshot');
     writeFileSync(join(origin, 'generated/contract.json'), readFileSync(file('client.json')));
     git(origin, 'commit', '-qam', 'a model change');
+    // A branch whose snapshot is past the size cap (sparse: no 40 MB written, git compresses the zeros).
+    git(origin, 'checkout', '-qb', 'huge');
+    truncateSync(join(origin, 'generated/contract.json'), 40 * 1024 * 1024);
+    git(origin, 'commit', '-qam', 'a snapshot too large');
+    git(origin, 'checkout', '-q', 'main');
     clone = mkdtempSync(join(tmpdir(), 'hsc-diff-clone-'));
     git(clone, 'clone', '-q', origin, '.');
+    // A branch named like a directory of the working tree: the ref is what --from means.
+    git(clone, 'branch', 'snapshots', 'HEAD~1');
+    mkdirSync(join(clone, 'snapshots'));
+    shallow = mkdtempSync(join(tmpdir(), 'hsc-diff-shallow-'));
+    git(shallow, 'clone', '-q', '--depth', '1', pathToFileURL(origin).href, '.');
   });
   afterAll(() => {
-    rmSync(origin, { recursive: true, force: true });
-    rmSync(clone, { recursive: true, force: true });
+    for (const d of [origin, clone, shallow]) rmSync(d, { recursive: true, force: true });
   });
 
   it('diff --from HEAD~1 compares with the working tree; --fail-on client-breaking exits 1', async () => {
@@ -223,6 +275,17 @@ describe('diff between git refs, in a fresh clone', () => {
     expect(run.stdout).toMatch(/\(HEAD~1\) → .* \(working tree\)/);
     expect(run.stdout).toMatch(/^\| `Site\.name`/m);
     expect(run.stderr).toMatch(/1 client-breaking change \(--fail-on client-breaking\)/);
+  });
+
+  it('a ref named like a directory of the working tree: the ref is read', async () => {
+    const run = await cli(['--from', 'snapshots', '--format', 'json'], clone);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).from.source).toBe('snapshots');
+  });
+
+  it('an unknown ref in a full clone: no shallow hint', async () => {
+    const run = await cli(['--from', 'no-such-branch'], clone);
+    expect(run.stderr).not.toMatch(/shallow/);
   });
 
   it('diff --from HEAD --to HEAD: nothing changed, --fail-on any exits 0', async () => {
@@ -236,9 +299,12 @@ describe('diff between git refs, in a fresh clone', () => {
     ['a ref without the snapshot', ['--from', 'HEAD~2'], /git ref HEAD~2 holds no generated\/contract\.json/],
     ['a ref that reads as an option', ['--from=--output=x'], /--output=x is not a git ref/],
     ['--from given twice', ['--from', 'HEAD', '--from', 'HEAD~1'], /--from given more than once/],
-    ['a directory named like the ref (the ref is read)', ['--from', 'generated'], /unknown git ref generated/],
-  ])('%s: one line, exit 2', async (_, args, message) => {
-    const run = await cli(args, clone);
+    ['a directory that is no ref', ['--from', 'generated'], /^hosted-site-contract diff: generated is a directory, not a snapshot file \(give a generated\/contract\.json\), and not a git ref$/m],
+    ['a directory outside the repository', ['--from', tmpdir()], /is a directory, not a snapshot file/],
+    ['a ref whose snapshot is past the size cap', ['--from', 'origin/huge'], /^hosted-site-contract diff: git ref origin\/huge holds generated\/contract\.json, but it is not a valid contract snapshot: larger than 32 MB$/m],
+    ['HEAD~1 in a shallow clone: a hint to fetch more history', ['--from', 'HEAD~1'], /unknown git ref HEAD~1 \(and no such file\); this clone is shallow: fetch more history \(git fetch --unshallow, or fetch-depth: 0 with actions\/checkout\)$/m, () => shallow],
+  ] as [string, string[], RegExp, (() => string)?][])('%s: one line, exit 2', async (_, args, message, where) => {
+    const run = await cli(args, where?.() ?? clone);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -11,11 +11,12 @@ import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { Sanitizer } from '../sanitize/sanitizer.ts';
 import { BREAKING, type ChangeClass } from './change.ts';
 import { diffContracts } from './engine.ts';
-import { DIFF_FORMATS, FAIL_ON } from './flags.ts';
+import { DIFF_FORMATS, diffFlagOptions, FAIL_ON } from './flags.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { countsLine, reportOf, sidesLine, type DiffReport } from './report.ts';
-import { load, loadWorkingTree } from './source.ts';
+import { load, loadWorkingTree, SNAPSHOT_PATH } from './source.ts';
+import { isStale } from './stale.ts';
 
 const PREFIX = 'hosted-site-contract diff';
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -25,6 +26,8 @@ export interface DiffIo {
   readonly stderr: NodeJS.WritableStream;
   /** Where refs and relative paths are read from (default: the process's working directory). */
   readonly cwd?: string;
+  /** The package's own folder (default: the one this module is in); tests stand a clone in for it. */
+  readonly packageRoot?: string;
   readonly sanitizer?: Sanitizer;
 }
 
@@ -53,13 +56,7 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   const sanitizer = io.sanitizer ?? new Sanitizer();
   const stdout = sanitizer.writer(io.stdout);
   const stderr = sanitizer.writer(io.stderr);
-  const flags = parseFlags(args, {
-    from: { type: 'string' },
-    to: { type: 'string' },
-    format: { type: 'string' },
-    output: { type: 'string' },
-    'fail-on': { type: 'string' },
-  });
+  const flags = parseFlags(args, diffFlagOptions);
   if (flags.from === undefined || flags.from === '') throw new UsageError('--from REF|FILE is required');
   if (flags.to === '') throw new UsageError('--to needs a ref or a file');
   if (flags.output === '') throw new UsageError('--output needs a file');
@@ -67,7 +64,11 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   const failOn = oneOf('--fail-on', flags['fail-on'], FAIL_ON);
   const cwd = io.cwd ?? process.cwd();
 
-  const [from, to] = await Promise.all([load(flags.from, cwd), flags.to === undefined ? loadWorkingTree(cwd, packageRoot) : load(flags.to, cwd)]);
+  const ownRoot = io.packageRoot ?? packageRoot;
+  const [from, to] = await Promise.all([load(flags.from, cwd), flags.to === undefined ? loadWorkingTree(cwd, ownRoot) : load(flags.to, cwd)]);
+  if (to.repository !== undefined && (await isStale(to.repository, ownRoot))) {
+    stderr.write(`${PREFIX}: warning: ${SNAPSHOT_PATH} is stale (the model in spec/ would write another snapshot); run npm run generate, then diff again\n`);
+  }
   const report = reportOf(
     { source: from.source, specVersion: from.snapshot.specVersion },
     { source: to.source, specVersion: to.snapshot.specVersion },

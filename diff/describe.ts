@@ -37,7 +37,7 @@ export function describeLimits(type: Extract<ContractType, { kind: 'string' }>):
 export function describeSuccess(success: ContractSuccess): string {
   return success.kind === 'acknowledged'
     ? `acknowledged: ${success.status}, operation kind ${success.operationKind}`
-    : `plain: status not shown, ${describeType(success.body)}`;
+    : `${success.kind}: status not shown, ${describeType(success.body)}`;
 }
 
 export const describeStatuses = (statuses: readonly number[]): string => (statuses.length ? statuses.join(', ') : 'none');
@@ -53,4 +53,19 @@ export function codeSpan(text: string): string {
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** A citation in words: its section, then the words the model quotes. */
+export const describeCite = (cite: { readonly section: string; readonly quote?: string }): string => (cite.quote ? `${cite.section}: “${cite.quote}”` : cite.section);
+
+/**
+ * The before and after words of a fact made of parts, naming only the parts that differ, so a
+ * row never shows the same text on both sides. The first part is the fact's main one: where only
+ * it differs, its words stand alone; otherwise each differing part is labelled.
+ */
+export function partsThatDiffer(parts: readonly (readonly [label: string, before: string, after: string])[]): [string, string] {
+  const differing = parts.filter(([, a, b]) => a !== b);
+  const [only] = differing;
+  if (only && differing.length === 1 && only === parts[0]) return [only[1], only[2]];
+  return [differing.map(([label, a]) => `${label}: ${a}`).join('; '), differing.map(([label, , b]) => `${label}: ${b}`).join('; ')];
 }

@@ -2,7 +2,8 @@
 import type { ContractResource, ContractSnapshot, ContractType } from '../spec/contract.ts';
 import { same, type Change } from './change.ts';
 import { fixedClasses, type FixedKind } from './classes.ts';
-import { diffFields } from './fields.ts';
+import { describeCite, partsThatDiffer } from './describe.ts';
+import { diffFields, type RuleSections } from './fields.ts';
 import { resourceReach, usesOf } from './uses.ts';
 
 const fixed = (kind: FixedKind, subject: string, operations: readonly string[], before: string | null, after: string | null, sections: Change['sections'], summary: string): Change => ({
@@ -26,6 +27,9 @@ export function diffDocument(before: ContractSnapshot, after: ContractSnapshot):
   }
   if (!same(before.auth, after.auth)) {
     changes.push(fixed('auth-changed', 'authentication', all, text(before.auth), text(after.auth), { before: before.auth.cite.section, after: after.auth.cite.section }, 'authentication changed'));
+  }
+  if (!same(before.errorTable, after.errorTable)) {
+    changes.push(fixed('error-table-cite-changed', 'error-status table', [], describeCite(before.errorTable), describeCite(after.errorTable), { before: before.errorTable.section, after: after.errorTable.section }, 'where the document lists each endpoint\'s error statuses changed'));
   }
   for (const key of ['title', 'document', 'tagGroups', 'errorMeanings'] as const) {
     if (!same(before[key], after[key])) changes.push(fixed('document-changed', key, [], text(before[key]), text(after[key]), { before: null, after: null }, `${key} changed`));
@@ -56,7 +60,8 @@ export function diffFormats(before: ContractSnapshot, after: ContractSnapshot): 
     else if (f.pattern !== next.pattern) {
       changes.push(fixed('format-pattern-changed', `format ${f.name}`, usersOf(f.name, after), f.pattern, next.pattern, sections, 'pattern changed'));
     } else if (f.description !== next.description || !same(f.cite, next.cite)) {
-      changes.push(fixed('format-text-changed', `format ${f.name}`, [], f.description, next.description, sections, 'description or citation changed'));
+      const [was, now] = partsThatDiffer([['description', f.description, next.description], ['cite', describeCite(f.cite), describeCite(next.cite)]]);
+      changes.push(fixed('format-text-changed', `format ${f.name}`, [], was, now, sections, 'description or citation changed'));
     }
   }
   for (const f of after.formats.filter((x) => !beforeNames.has(x.name))) {
@@ -65,7 +70,7 @@ export function diffFormats(before: ContractSnapshot, after: ContractSnapshot): 
   return changes;
 }
 
-export function diffResources(before: ContractSnapshot, after: ContractSnapshot): Change[] {
+export function diffResources(before: ContractSnapshot, after: ContractSnapshot, rules: RuleSections): Change[] {
   const [usesBefore, usesAfter] = [usesOf(before), usesOf(after)];
   const order = [...new Set([...after.endpoints, ...before.endpoints].map((e) => e.operation))];
   const afterByName = new Map(after.resources.map((r) => [r.name, r]));
@@ -80,7 +85,7 @@ export function diffResources(before: ContractSnapshot, after: ContractSnapshot)
       continue;
     }
     if (!same(r.cite, next.cite)) changes.push(fixed('resource-cite-changed', r.name, reach.operations, text(r.cite), text(next.cite), sectionsOf(r, next), 'citation changed'));
-    changes.push(...diffFields(r.fields, next.fields, { subject: (path) => `${r.name}.${path}`, directions: reach.directions, operations: reach.operations, sections: sectionsOf(r, next) }));
+    changes.push(...diffFields(r.fields, next.fields, { subject: (path) => `${r.name}.${path}`, directions: reach.directions, operations: reach.operations, sections: sectionsOf(r, next), rules }));
   }
   for (const r of after.resources.filter((x) => !beforeNames.has(x.name))) {
     changes.push(fixed('resource-added', r.name, resourceReach(r.name, usesBefore, usesAfter, order).operations, null, r.name, sectionsOf(undefined, r), 'new resource'));

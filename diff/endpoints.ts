@@ -6,7 +6,7 @@ import type { ContractEndpoint } from '../spec/contract.ts';
 import { same, type Change } from './change.ts';
 import { fixedClasses, type Direction, type FixedKind } from './classes.ts';
 import { codeSpan, describeStatuses, describeSuccess } from './describe.ts';
-import { diffFields, diffType, type FieldSite } from './fields.ts';
+import { diffFields, diffType, type FieldSite, type RuleSections } from './fields.ts';
 
 const sectionsOf = (before: ContractEndpoint | undefined, after: ContractEndpoint | undefined): Change['sections'] => ({
   before: before?.cite.section ?? null,
@@ -21,7 +21,7 @@ const describeDeprecation = (d: ContractEndpoint['deprecated']): string =>
   d === undefined ? 'not deprecated' : d.replacement.startsWith('UNK-') ? `deprecated; replacement not shown (${d.replacement})` : `deprecated; replaced by ${d.replacement}`;
 
 /** `errorTable`: the sections where each document lists the endpoints' error statuses (their rows cite it). */
-export function diffEndpoints(before: readonly ContractEndpoint[], after: readonly ContractEndpoint[], errorTable: Change['sections']): Change[] {
+export function diffEndpoints(before: readonly ContractEndpoint[], after: readonly ContractEndpoint[], errorTable: Change['sections'], rules: RuleSections): Change[] {
   const afterByOperation = new Map(after.map((e) => [e.operation, e]));
   const beforeByOperation = new Map(before.map((e) => [e.operation, e]));
   const added = after.filter((e) => !beforeByOperation.has(e.operation));
@@ -35,7 +35,7 @@ export function diffEndpoints(before: readonly ContractEndpoint[], after: readon
   const changes: Change[] = [];
   for (const e of before) {
     const next = afterByOperation.get(e.operation) ?? movedTo.get(e);
-    if (next) changes.push(...diffEndpoint(e, next, errorTable));
+    if (next) changes.push(...diffEndpoint(e, next, errorTable, rules));
     else {
       changes.push(fixed('endpoint-removed', e.operation, [e.operation], describeSuccess(e.success), null, sectionsOf(e, undefined), 'endpoint removed'));
     }
@@ -48,7 +48,7 @@ export function diffEndpoints(before: readonly ContractEndpoint[], after: readon
 }
 
 /** The changes of one endpoint present on both sides (perhaps moved). */
-function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint, errorTable: Change['sections']): Change[] {
+function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint, errorTable: Change['sections'], rules: RuleSections): Change[] {
   const op = after.operation;
   const operations = before.operation === op ? [op] : [before.operation, op];
   const sections = sectionsOf(before, after);
@@ -57,13 +57,16 @@ function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint, errorTa
   if (before.operation !== op) changes.push(one('endpoint-moved', before.operation, op, `endpoint moved (renamed) from ${before.operation}`));
 
   const [was, now] = [before.success, after.success];
-  if (was.kind !== now.kind || was.status !== now.status) {
+  if ((was.kind === 'acknowledged') !== (now.kind === 'acknowledged') || was.status !== now.status) {
     changes.push(one('success-changed', describeSuccess(was), describeSuccess(now), `success changed from ${was.kind} to ${now.kind}`));
   } else {
     if (was.kind === 'acknowledged' && now.kind === 'acknowledged' && was.operationKind !== now.operationKind) {
       changes.push(one('operation-kind-changed', was.operationKind, now.operationKind, `operation-id kind changed from ${codeSpan(was.operationKind)} to ${codeSpan(now.operationKind)}`));
     }
-    changes.push(...diffType(was.body, now.body, site(before, after, 'response', 'response'), ''));
+    if (was.kind !== now.kind) {
+      changes.push(one('success-kind-changed', was.kind, now.kind, `now listed as ${now.kind === 'data' ? 'a read (answers with the data)' : 'an action answering with a body'}; the body is compared on its own`));
+    }
+    changes.push(...diffType(was.body, now.body, site(before, after, 'response', 'response', rules), ''));
   }
 
   const statusesBefore = describeStatuses(before.errors);
@@ -88,9 +91,9 @@ function diffEndpoint(before: ContractEndpoint, after: ContractEndpoint, errorTa
   }
 
   changes.push(
-    ...diffFields(before.pathParams, after.pathParams, site(before, after, 'path', 'request')),
-    ...diffFields(before.queryParams, after.queryParams, site(before, after, 'query', 'request')),
-    ...diffFields(before.body ?? [], after.body ?? [], site(before, after, 'request body', 'request')),
+    ...diffFields(before.pathParams, after.pathParams, site(before, after, 'path', 'request', rules)),
+    ...diffFields(before.queryParams, after.queryParams, site(before, after, 'query', 'request', rules)),
+    ...diffFields(before.body ?? [], after.body ?? [], site(before, after, 'request body', 'request', rules)),
   );
   return changes;
 }
@@ -102,12 +105,13 @@ const citeText = (e: ContractEndpoint): string =>
   [e.cite.section, e.cite.quote, e.deprecated && `deprecation: ${e.deprecated.cite.section}${e.deprecated.cite.quote ? ` “${e.deprecated.cite.quote}”` : ''}`].filter(Boolean).join('; ');
 
 /** A part of an endpoint (its response, path, query or request body) as a place fields sit. */
-function site(before: ContractEndpoint, after: ContractEndpoint, part: string, direction: Direction): FieldSite {
+function site(before: ContractEndpoint, after: ContractEndpoint, part: string, direction: Direction, rules: RuleSections): FieldSite {
   const op = after.operation;
   return {
     subject: (path) => (path ? `${op} ${part}: ${path}` : `${op} ${part}`),
     directions: [direction],
     operations: before.operation === op ? [op] : [before.operation, op],
     sections: sectionsOf(before, after),
+    rules,
   };
 }

@@ -23,14 +23,20 @@ const draft = (): Model => JSON.parse(JSON.stringify(api)) as Model;
 const snapshot = (model: Model): ContractSnapshot => contractOf(model as unknown as Api);
 const original = snapshot(draft());
 
-/** An edit of the model, what it must be reported as, and as what its inverse. */
-interface Edit {
-  readonly what: string;
-  readonly apply: (model: Model) => void;
-  /** The expected classes, and how the entry must name what changed (`subject`; the inverse of a rename names the new name). */
+/** An entry an edit must be reported as: how it names what changed, its classes, and those of its inverse. */
+interface Expected {
+  /** The inverse of a rename or move names the new name. */
+  readonly subject: string;
   readonly forward: readonly ChangeClass[];
   readonly inverse: readonly ChangeClass[];
-  readonly subject: string;
+}
+
+/** An edit of the model, what it must be reported as (one entry, or `others` too), and as what its inverse. */
+interface Edit extends Expected {
+  readonly what: string;
+  readonly apply: (model: Model) => void;
+  /** The other entries of an edit that changes two facts (two renames; a rename and a type). */
+  readonly others?: readonly Expected[];
 }
 
 const CLIENT = 'client-breaking';
@@ -96,6 +102,21 @@ const responsePlaces: readonly FieldPlace[] = (() => {
 const requestPlaces: readonly FieldPlace[] = api.endpoints.flatMap((e) =>
   (e.body ?? []).map((f) => ({ root: { endpoint: e.name, part: 'body' as const }, path: [f.name], subject: `${e.method} ${e.path} request body: ${f.name}` })),
 );
+
+/** The subject of a field of `place` once renamed: the same place, the last name replaced. */
+const renamedSubject = (place: FieldPlace, name: string): string => `${place.subject.slice(0, place.subject.length - place.path.at(-1)!.length)}${name}`;
+
+/** Every list of fields of a response (a resource's, a body's, a nested object's), with a place of each field. */
+const responseParents: readonly (readonly FieldPlace[])[] = (() => {
+  const byParent = new Map<string, FieldPlace[]>();
+  for (const p of responsePlaces) {
+    const key = `${JSON.stringify(p.root)} ${p.path.slice(0, -1).join('.')}`;
+    byParent.set(key, [...(byParent.get(key) ?? []), p]);
+  }
+  return [...byParent.values()];
+})();
+
+const isContainerType = (t: FieldType) => t.kind === 'object' || t.kind === 'array';
 
 const typeOf = (place: FieldPlace): FieldType => {
   const found = fieldAt(draft(), place);
@@ -214,6 +235,60 @@ const editArbs: Record<string, fc.Arbitrary<Edit>> = {
     inverse: [CLIENT, SERVER],
     subject: place.subject,
   })),
+  // "a container path moved" (client); a server sending it where it was now fails RESPONSE-SCHEMA (server). Both
+  // ways. A nested container goes to the top of its place; a top-level one is wrapped one level deeper.
+  'move a container': fc.constantFrom(...responsePlaces.filter((p) => isContainerType(typeOf(p)) && (p.path.length === 1 || !fieldsAt(draft(), { ...p, path: [p.path.at(-1)!] }).some((f) => f.name === p.path.at(-1))))).map((place) => {
+    const name = place.path.at(-1)!;
+    const nested = place.path.length > 1;
+    const wrapper = `${name}_wrapper`;
+    return {
+      what: `${nested ? 'hoist' : 'wrap'} ${place.subject}`,
+      apply: (m: Model) => {
+        const from = fieldsAt(m, place);
+        const field = from.splice(from.findIndex((f) => f.name === name), 1)[0]!;
+        const top = fieldsAt(m, { ...place, path: [name] });
+        if (nested) top.push(field);
+        else top.push({ name: wrapper, type: { kind: 'object', fields: [field] } as Draft<FieldType>, presence: field.presence, doc: 'A wrapper.' });
+      },
+      forward: [CLIENT, SERVER],
+      inverse: [CLIENT, SERVER],
+      subject: place.subject,
+    };
+  }),
+  // Two renames under one parent, of fields that differ (so each pairing is the only one): two renames, both ways.
+  'two renames at once': fc
+    .constantFrom(...responseParents.filter((fields) => fields.length >= 2))
+    .chain((fields) => fc.tuple(fc.constantFrom(...fields), fc.constantFrom(...fields)))
+    .filter(([a, b]) => {
+      const [x, y] = [fieldAt(draft(), a), fieldAt(draft(), b)];
+      return a !== b && (x.type.kind !== y.type.kind || x.presence !== y.presence);
+    })
+    .map(([a, b]) => ({
+      what: `rename ${a.subject} and ${b.subject}`,
+      apply: (m: Model) => {
+        for (const p of [a, b]) fieldAt(m, p).name = `${p.path.at(-1)}_renamed`;
+      },
+      forward: [CLIENT, SERVER],
+      inverse: [CLIENT, SERVER],
+      subject: a.subject,
+      others: [{ subject: b.subject, forward: [CLIENT, SERVER], inverse: [CLIENT, SERVER] }],
+    })),
+  // A rename and a type change at once: the rename (client, server), then the type at the new name (client, server).
+  'rename and retype a field': fc.constantFrom(...responsePlaces.filter((p) => PRIMITIVES.includes(typeOf(p).kind))).map((place) => {
+    const renamed = `${place.path.at(-1)}_renamed`;
+    return {
+      what: `rename and retype ${place.subject}`,
+      apply: (m: Model) => {
+        const f = fieldAt(m, place);
+        f.type = f.type.kind === 'boolean' ? { kind: 'integer' } : { kind: 'boolean' };
+        f.name = renamed;
+      },
+      forward: [CLIENT, SERVER],
+      inverse: [CLIENT, SERVER],
+      subject: place.subject,
+      others: [{ subject: renamedSubject(place, renamed), forward: [CLIENT, SERVER], inverse: [CLIENT, SERVER] }],
+    };
+  }),
   // Added: an addition no side must act on (compatible; no rule's scope turns on 401, 404 or 500).
   // Removed: "a listed error status removed" (server).
   'add an error status': fc
@@ -331,18 +406,23 @@ describe('diffContracts', () => {
   it.each(Object.entries(editArbs))('%s: reported once, in the expected classes; the inverse edit as the inverse change', (_, arb) => {
     fc.assert(
       fc.property(arb, (edit) => {
+        const expected = [edit, ...(edit.others ?? [])];
         const changed = edited(edit);
         const forward = diffContracts(original, changed);
-        expect(forward, edit.what).toHaveLength(1);
-        const [change] = forward as [Change];
-        expect(change.classes, edit.what).toEqual(inOrder(edit.forward));
-        expect(change.subject, edit.what).toBe(edit.subject);
         const backward = diffContracts(changed, original);
-        expect(backward, edit.what).toHaveLength(1);
-        const [inverse] = backward as [Change];
-        expect(inverse.classes, edit.what).toEqual(inOrder(edit.inverse));
-        expect([inverse.before, inverse.after], edit.what).toEqual([change.after, change.before]);
-        expect(inverse.operations, edit.what).toEqual(change.operations);
+        expect(forward.map((c) => c.subject).sort(), edit.what).toEqual(expected.map((e) => e.subject).sort());
+        expect(backward, edit.what).toHaveLength(expected.length);
+        for (const want of expected) {
+          const change = forward.find((c) => c.subject === want.subject)!;
+          expect(change.classes, `${edit.what}: ${want.subject}`).toEqual(inOrder(want.forward));
+          // The inverse entry: the same fact with old and new swapped.
+          const inverse = backward.filter((c) => c.before === change.after && c.after === change.before);
+          expect(inverse, `${edit.what}: the inverse of ${want.subject}`).toHaveLength(1);
+          expect(inverse[0]!.classes, edit.what).toEqual(inOrder(want.inverse));
+          expect(inverse[0]!.operations, edit.what).toEqual(change.operations);
+        }
+        // A row whose old and new words are the same says nothing.
+        for (const c of [...forward, ...backward]) expect(c.before, `${edit.what}: ${c.kind} ${c.subject}`).not.toBe(c.after);
       }),
       { numRuns: 40 },
     );
@@ -416,6 +496,99 @@ describe('diffContracts', () => {
     fieldAt(end, place).presence = to;
     const changes = diffContracts(snapshot(start), snapshot(end));
     expect(changes.map((c) => [c.kind, c.classes])).toEqual([[kind, classes]]);
+  });
+
+  describe('moves and renames: one entry where the pairing is unambiguous, removals and additions where not', () => {
+    const backups = api.endpoints.find((e) => e.name === 'listBackups')!;
+    const response = (m: Model, name: string) => (m.endpoints.find((e) => e.name === name)!.success as { body: { fields: DraftField[] } }).body.fields;
+    const subject = (path: string) => `${backups.method} ${backups.path} response: ${path}`;
+    const kinds = (changes: readonly Change[]) => changes.map((c) => [c.kind, c.subject, c.before, c.after, c.classes]);
+
+    it('environment.backups moved to a top-level backups: one container-moved, both ways', () => {
+      const model = draft();
+      const [environment] = response(model, backups.name);
+      const inner = (environment!.type as { fields: DraftField[] }).fields;
+      const moved = inner.splice(inner.findIndex((f) => f.name === 'backups'), 1)[0]!;
+      response(model, backups.name).push(moved);
+      const after = snapshot(model);
+      expect(kinds(diffContracts(original, after))).toEqual([['container-moved', subject('environment.backups'), 'environment.backups', 'backups', [CLIENT, SERVER]]]);
+      expect(kinds(diffContracts(after, original))).toEqual([['container-moved', subject('backups'), 'backups', 'environment.backups', [CLIENT, SERVER]]]);
+    });
+
+    it('a response wrapped one level deeper (environment → data.environment): one container-moved, the wrapper no change of its own', () => {
+      const model = draft();
+      const fields = response(model, backups.name);
+      const environment = fields.pop()!;
+      fields.push({ name: 'data', type: { kind: 'object', fields: [environment] } as Draft<FieldType>, presence: 'documented', doc: 'A wrapper.' });
+      const after = snapshot(model);
+      expect(kinds(diffContracts(original, after))).toEqual([['container-moved', subject('environment'), 'environment', 'data.environment', [CLIENT, SERVER]]]);
+      expect(kinds(diffContracts(after, original))).toEqual([['container-moved', subject('data.environment'), 'data.environment', 'environment', [CLIENT, SERVER]]]);
+    });
+
+    it('two fields alike renamed under one parent: ambiguous, so two removals and two additions', () => {
+      const site = api.resources.find((r) => r.name === 'Site')!;
+      const [a, b] = site.fields.filter((f) => f.type.kind === 'string' && !('format' in f.type && f.type.format) && !('open' in f.type && f.type.open));
+      expect(JSON.stringify({ ...a, name: 0, doc: 0 })).toBe(JSON.stringify({ ...b, name: 0, doc: 0 })); // alike but for the name
+      const model = draft();
+      for (const f of model.resources.find((r) => r.name === 'Site')!.fields) if (f.name === a!.name || f.name === b!.name) f.name = `${f.name}_renamed`;
+      expect(diffContracts(original, snapshot(model)).map((c) => c.kind).sort()).toEqual(['field-added', 'field-added', 'field-removed', 'field-removed']);
+    });
+
+    it('a field dropped while an unrelated one of another type arrives: a removal and an addition, not a rename', () => {
+      const model = draft();
+      const fields = model.resources.find((r) => r.name === 'Backup')!.fields;
+      const note = fields.findIndex((f) => f.name === 'note');
+      fields.splice(note, 1, { name: 'size_bytes', type: { kind: 'integer' }, presence: 'documented', doc: 'Size.' });
+      expect(diffContracts(original, snapshot(model)).map((c) => [c.kind, c.subject])).toEqual([
+        ['field-removed', 'Backup.note'],
+        ['field-added', 'Backup.size_bytes'],
+      ]);
+    });
+  });
+
+  it('reports where the document lists the error statuses, when that moves: compatible (the statuses report themselves)', () => {
+    const model = draft();
+    model.errorTable = { section: 'Errors > By endpoint', quote: model.errorTable.quote };
+    const changes = diffContracts(original, snapshot(model));
+    expect(changes.map((c) => [c.kind, c.classes, c.sections])).toEqual([['error-table-cite-changed', ['compatible'], { before: api.errorTable.section, after: 'Errors > By endpoint' }]]);
+    expect(changes[0]!.before).not.toBe(changes[0]!.after);
+  });
+
+  it('an endpoint removed from a conflict\'s coverage: the conflict row names the coverage, before and after differing', () => {
+    const conflict = api.conflicts.find((c) => c.endpoints.length > 1)!;
+    const gone = api.endpoints.find((e) => e.name === conflict.endpoints[0])!;
+    const model = draft();
+    model.endpoints = model.endpoints.filter((e) => e.name !== gone.name);
+    for (const c of model.conflicts) c.endpoints = c.endpoints.filter((n) => n !== gone.name);
+    for (const x of [...model.rules, ...model.assumptions]) if (typeof x.scope === 'object') x.scope = { endpoints: x.scope.endpoints.filter((n) => n !== gone.name) };
+    const changes = diffContracts(original, snapshot(model));
+    const row = changes.find((c) => c.kind === 'conflict-changed' && c.subject === conflict.id)!;
+    expect(row, JSON.stringify(changes.map((c) => c.kind))).toBeDefined();
+    expect(row.before).toContain(`${gone.method} ${gone.path}`);
+    expect(row.after).not.toContain(`${gone.method} ${gone.path}`);
+    for (const c of changes) expect(c.before, `${c.kind} ${c.subject}`).not.toBe(c.after);
+  });
+
+  it('a success between data (a read) and sync-action (another action): compatible, the body compared on its own', () => {
+    const e = api.endpoints.find((x) => x.success.kind === 'sync-action')!;
+    const model = draft();
+    (model.endpoints.find((x) => x.name === e.name)!.success as { kind: string }).kind = 'data';
+    const forward = diffContracts(original, snapshot(model));
+    expect(forward.map((c) => [c.kind, c.subject, c.before, c.after, c.classes])).toEqual([['success-kind-changed', `${e.method} ${e.path}`, 'sync-action', 'data', ['compatible']]]);
+    expect(diffContracts(snapshot(model), original).map((c) => [c.kind, c.before, c.after])).toEqual([['success-kind-changed', 'data', 'sync-action']]);
+  });
+
+  it('a stated limit changed: the row cites where the document states the limit (its LIMIT-* rule), not the endpoint', () => {
+    const e = api.endpoints.find((x) => (x.body ?? []).some((f) => f.type.kind === 'string' && f.type.limit && f.type.maxLength !== undefined))!;
+    const f = e.body!.find((x) => x.type.kind === 'string' && x.type.limit)!;
+    const rule = api.rules.find((r) => r.id === (f.type as { limit: string }).limit)!;
+    expect(rule.cite.section).not.toBe(e.cite.section); // otherwise the test could not tell them apart
+    const model = draft();
+    const t = model.endpoints.find((x) => x.name === e.name)!.body!.find((x) => x.name === f.name)!.type as { maxLength: number };
+    t.maxLength -= 1;
+    const [change, ...rest] = diffContracts(original, snapshot(model));
+    expect(rest).toEqual([]);
+    expect([change!.kind, change!.sections]).toEqual(['limit-tightened', { before: rule.cite.section, after: rule.cite.section }]);
   });
 
   it('tells a confirmed assumption from a contradicted one by the fields that rested on it', () => {

@@ -7,17 +7,19 @@ import type { ContractSnapshot } from '../spec/contract.ts';
 import { CHANGE_CLASSES, same, type Change, type ChangeClass } from './change.ts';
 import { diffDocument, diffFormats, diffResources } from './document.ts';
 import { diffEndpoints } from './endpoints.ts';
+import type { RuleSections } from './fields.ts';
 import { diffAssumptions, diffConflicts, diffUnknowns } from './gaps.ts';
 import { diffRules } from './rules.ts';
 
 export function diffContracts(before: ContractSnapshot, after: ContractSnapshot): Change[] {
   const beforeOps = new Set(before.endpoints.map((e) => e.operation));
   const common = new Set(after.endpoints.map((e) => e.operation).filter((o) => beforeOps.has(o)));
+  const rules: RuleSections = { before: sectionsByRule(before), after: sectionsByRule(after) };
   const changes = [
     ...diffDocument(before, after),
     ...diffFormats(before, after),
-    ...diffResources(before, after),
-    ...diffEndpoints(before.endpoints, after.endpoints, { before: before.errorTable.section, after: after.errorTable.section }),
+    ...diffResources(before, after, rules),
+    ...diffEndpoints(before.endpoints, after.endpoints, { before: before.errorTable.section, after: after.errorTable.section }, rules),
     ...diffRules(before.rules, after.rules, common),
     ...diffUnknowns(before.unknowns, after.unknowns),
     ...diffAssumptions(before, after),
@@ -25,6 +27,8 @@ export function diffContracts(before: ContractSnapshot, after: ContractSnapshot)
   ];
   return withNewlyJudged(changes, before, after, common);
 }
+
+const sectionsByRule = (s: ContractSnapshot): Map<string, string> => new Map(s.rules.map((r) => [r.id, r.cite.section]));
 
 /** Kinds that change what an endpoint is, as opposed to how it is described. */
 const isWording = (kind: string) => kind.endsWith('-cite-changed') || kind.endsWith('-text-changed') || kind === 'tag-changed';

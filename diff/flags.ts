@@ -3,10 +3,20 @@
 export const DIFF_FORMATS = ['markdown', 'json', 'junit'] as const;
 export const FAIL_ON = ['client-breaking', 'server-breaking', 'any'] as const;
 
+/** The flags as `parseFlags` reads them (the README's CI example is checked against them). */
+export const diffFlagOptions = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  format: { type: 'string' },
+  output: { type: 'string' },
+  'fail-on': { type: 'string' },
+} as const;
+
 export const diffFlags: readonly string[] = [
   '--from REF|FILE    the old snapshot: a file, or a git ref of this repository whose generated/contract.json',
   '                   is read (git show REF:generated/contract.json), e.g. --from main or --from HEAD~1',
-  '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree, else of the installed package)',
+  '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree, else of the installed package;',
+  '                   in a clone, a warning when it is not what the model writes: run npm run generate)',
   '                   an argument naming an existing file is that file; anything else is a ref',
   '--format NAME      markdown (default: a summary line and a table per class, for a pull-request comment),',
   '                   json (stable; schema: contract-diff.schema.json, in generated/ of the repository,',
@@ -19,5 +29,6 @@ export const diffFlags: readonly string[] = [
   'fail the suite), deprecated, knowledge (what the document now states that it did not), compatible',
   '',
   'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',
-  'a snapshot that cannot be read or is not valid, or an internal error (a bug, never a verdict)',
+  'a snapshot that cannot be read or is not valid (its shape, or parts that disagree: a key given twice, a',
+  'reference to what it does not hold), or an internal error (a bug, never a verdict)',
 ];

@@ -2,6 +2,7 @@
 import type { ContractField, ContractSnapshot, ContractType } from '../spec/contract.ts';
 import { CHANGE_CLASSES, same, type Change, type ChangeClass } from './change.ts';
 import { fixedClasses, type FixedKind } from './classes.ts';
+import { describeCite, describeList, partsThatDiffer } from './describe.ts';
 
 interface Keyed {
   readonly id: string;
@@ -31,7 +32,11 @@ export function diffUnknowns(before: ContractSnapshot['unknowns'], after: Contra
   const { gone, come, both } = pair(before, after);
   return [
     ...gone.map((u) => entry('unknown-resolved', u.id, [], u.what, null, sectionsOf(u), `resolved: the document now states ${lowerFirst(u.what)}`)),
-    ...both.flatMap(([u, v]) => (same(u, v) ? [] : [entry('unknown-text-changed', u.id, [], u.what, v.what, sectionsOf(u, v), 'wording or citation changed')])),
+    ...both.flatMap(([u, v]) => {
+      if (same(u, v)) return [];
+      const [was, now] = partsThatDiffer([['what', u.what, v.what], ['cite', describeCite(u.cite), describeCite(v.cite)]]);
+      return [entry('unknown-text-changed', u.id, [], was, now, sectionsOf(u, v), 'wording or citation changed')];
+    }),
     ...come.map((u) => entry('unknown-introduced', u.id, [], null, u.what, sectionsOf(undefined, u), `introduced: not shown: ${lowerFirst(u.what)}`)),
   ];
 }
@@ -47,9 +52,15 @@ export function diffAssumptions(before: ContractSnapshot, after: ContractSnapsho
   }
   for (const [a, b] of both) {
     if (!same(a.choice, b.choice) || !same(a.scope, b.scope)) {
-      changes.push(entry('assumption-changed', a.id, [...new Set([...b.operations, ...a.operations])], a.choice, b.choice, sectionsOf(a, b), `the choice ${same(a.choice, b.choice) ? 'now covers other endpoints' : 'changed'}`));
+      const [was, now] = partsThatDiffer([
+        ['choice', a.choice, b.choice],
+        ['covers', describeList(a.operations), describeList(b.operations)],
+        ['scope', JSON.stringify(a.scope), JSON.stringify(b.scope)],
+      ]);
+      changes.push(entry('assumption-changed', a.id, [...new Set([...b.operations, ...a.operations])], was, now, sectionsOf(a, b), `the choice ${same(a.choice, b.choice) ? 'now covers other endpoints' : 'changed'}`));
     } else if (!same(a.why, b.why) || !same(a.cite, b.cite)) {
-      changes.push(entry('assumption-text-changed', a.id, b.operations, a.why, b.why, sectionsOf(a, b), 'reasons or citation reworded'));
+      const [was, now] = partsThatDiffer([['why', a.why, b.why], ['cite', describeCite(a.cite), describeCite(b.cite)]]);
+      changes.push(entry('assumption-text-changed', a.id, b.operations, was, now, sectionsOf(a, b), 'reasons or citation reworded'));
     }
   }
   for (const a of come) changes.push(entry('assumption-introduced', a.id, a.operations, null, a.choice, sectionsOf(undefined, a), 'introduced: the document leaves a choice open'));
@@ -109,17 +120,33 @@ export function diffConflicts(before: ContractSnapshot, after: ContractSnapshot)
     const how = byLetter.length ? `; ${c.extraStatus} is no longer accepted on ${byLetter.join(', ')} (the letter won)` : '';
     changes.push(entry('conflict-resolved', c.id, c.operations, `${c.letter.says} / ${c.reading.says}`, null, sections(c), `resolved${how}`, byLetter.length ? ['server-breaking'] : []));
   }
-  // The endpoints a conflict covers, by model name: one that moved (renamed) is still covered, not a change.
-  const namesBefore = new Map(before.endpoints.map((e) => [e.operation, e.name]));
-  const namesAfter = new Map(after.endpoints.map((e) => [e.operation, e.name]));
-  const covered = (c: (typeof before.conflicts)[number], names: ReadonlyMap<string, string>) => c.operations.map((o) => names.get(o) ?? o);
+  // The endpoints a conflict covered, where they are now: one that moved (renamed; the same model
+  // name under another operation, as diffEndpoints pairs them) is still covered, not a change.
+  const operationsAfter = new Set(after.endpoints.map((e) => e.operation));
+  const movedTo = new Map<string, string>(
+    before.endpoints.filter((e) => !operationsAfter.has(e.operation)).flatMap((e) => {
+      const now = after.endpoints.find((x) => x.name === e.name && !before.endpoints.some((y) => y.operation === x.operation));
+      return now ? [[e.operation, now.operation] as const] : [];
+    }),
+  );
+  const coveredNow = (c: (typeof before.conflicts)[number]) => c.operations.map((o) => movedTo.get(o) ?? o);
   for (const [a, b] of both) {
     const { mockWhy: _a, letter: la, reading: ra, operations: _oa, ...restA } = a;
     const { mockWhy: _b, letter: lb, reading: rb, operations: _ob, ...restB } = b;
-    if (!same(restA, restB) || !same(covered(a, namesBefore), covered(b, namesAfter)) || la.says !== lb.says || ra.says !== rb.says) {
-      changes.push(entry('conflict-changed', a.id, [...new Set([...b.operations, ...a.operations])], `${la.says} / ${ra.says}`, `${lb.says} / ${rb.says}`, sections(a, b), 'changed'));
+    if (!same(restA, restB) || !same(coveredNow(a), b.operations) || la.says !== lb.says || ra.says !== rb.says) {
+      const [was, now] = partsThatDiffer([
+        ['statements', `${la.says} / ${ra.says}`, `${lb.says} / ${rb.says}`],
+        ['covers', describeList(a.operations), describeList(b.operations)],
+        ['other', JSON.stringify(restA), JSON.stringify(restB)],
+      ]);
+      changes.push(entry('conflict-changed', a.id, [...new Set([...b.operations, ...a.operations])], was, now, sections(a, b), 'changed'));
     } else if (!same(a.mockWhy, b.mockWhy) || !same(la.cite, lb.cite) || !same(ra.cite, rb.cite)) {
-      changes.push(entry('conflict-text-changed', a.id, b.operations, a.mockWhy, b.mockWhy, sections(a, b), "citation or the mock's reasons reworded"));
+      const [was, now] = partsThatDiffer([
+        ["the mock's reasons", a.mockWhy, b.mockWhy],
+        ['letter', describeCite(la.cite), describeCite(lb.cite)],
+        ['reading', describeCite(ra.cite), describeCite(rb.cite)],
+      ]);
+      changes.push(entry('conflict-text-changed', a.id, b.operations, was, now, sections(a, b), "citation or the mock's reasons reworded"));
     }
   }
   for (const c of come) changes.push(entry('conflict-introduced', c.id, c.operations, null, `${c.letter.says} / ${c.reading.says}`, sections(undefined, c), 'introduced: two statements of the document disagree'));

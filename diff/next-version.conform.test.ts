@@ -8,6 +8,7 @@
  * would after the bump, with no change to how the suite obtains its model.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,12 +46,30 @@ interface MockLine {
   readonly otherSiteId: string;
 }
 
-/** Today's mock, on today's model, in its own process: the first line it prints says where. */
+/** The tail of the mock's stderr kept for a message: it logs every request there (over 100 KB a run). */
+const STDERR_TAIL = 4096;
+const STOP_GRACE_MS = 5_000;
+
+/**
+ * Today's mock, on today's model, in its own process: the first line it prints says where. Both
+ * pipes are read to the end: a pipe left unread fills (64 KB) and the mock blocks on its request
+ * log, so the actions the suite sends time out.
+ */
 function startTodaysMock(): Promise<{ child: ChildProcess; line: MockLine }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, 'bin/hosted-site-contract.js'), 'mock', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => reject(new Error('the mock did not start within 20 s')), 20_000);
+    let tail = '';
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (tail = (tail + text).slice(-STDERR_TAIL)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // afterAll never sees a mock that did not start
+      reject(new Error(`the mock did not start within 20 s: ${tail}`));
+    }, 20_000);
     child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the mock exited (${code}) before printing its line: ${tail}`));
+    });
+    // readline reads stdout to the end, past the first line.
     createInterface({ input: child.stdout! }).once('line', (text) => {
       clearTimeout(timer);
       resolve({ child, line: JSON.parse(text) as MockLine });
@@ -58,12 +77,22 @@ function startTodaysMock(): Promise<{ child: ChildProcess; line: MockLine }> {
   });
 }
 
-let mock: { child: ChildProcess; line: MockLine };
+/** Stops the child and waits for it: SIGTERM, then SIGKILL if it has not exited within the grace. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+let mock: { child: ChildProcess; line: MockLine } | undefined;
 beforeAll(async () => {
   mock = await startTodaysMock();
 });
-afterAll(() => {
-  mock?.child.kill();
+afterAll(async () => {
+  if (mock) await stop(mock.child);
   if (generatedDir.path) rmSync(generatedDir.path, { recursive: true, force: true });
 });
 
@@ -83,7 +112,7 @@ describe('the suite of the next version against today\'s mock', () => {
     const chunks: string[] = [];
     const stdout = new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) });
     const stderr = new Writable({ write: (_chunk, _enc, done) => done() });
-    const { url, apiKey, siteId, otherApiKey, otherSiteId } = mock.line;
+    const { url, apiKey, siteId, otherApiKey, otherSiteId } = mock!.line;
     // A short state window and fewer examples: the differences are boundary cases and a new
     // endpoint, found on the first examples; a live target's 10 s window would dominate the test.
     const code = await runConform(['--base-url', url, '--site-id', siteId, '--other-site-id', otherSiteId, '--allow-destructive', '--state-window-s', '1', '--runs', '25', '--reporter', 'json'], {

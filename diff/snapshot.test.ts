@@ -41,15 +41,67 @@ describe('parseSnapshot', () => {
     expect(() => parseSnapshot(edited(change))).toThrow(message);
   });
 
+  const endpointIndex = (s: Json, pred: (e: Json) => boolean) => s.endpoints.findIndex(pred);
+  const withRef = (s: Json) => s.resources.findIndex((r: Json) => r.fields.some((f: Json) => f.type.kind === 'ref'));
+
+  // Hand edits that keep every shape but break what the engine pairs by, or what a reference names.
+  it.each([
+    ['an endpoint duplicated', (s: Json) => s.endpoints.push(s.endpoints[0]), (s: Json) => `^endpoints\\[${s.endpoints.length - 1}\\]\\.operation: operation ".*" is given twice \\(first at endpoints\\[0\\]\\)$`],
+    ['two endpoints of one model name', (s: Json) => (s.endpoints[1].name = s.endpoints[0].name), () => '^endpoints\\[1\\]\\.name: endpoint name ".*" is given twice \\(first at endpoints\\[0\\]\\)$'],
+    ['a field duplicated within a resource', (s: Json) => s.resources[0].fields.push(s.resources[0].fields[0]), (s: Json) => `^resources\\[0\\]\\.fields\\[${s.resources[0].fields.length - 1}\\]\\.name: field ".*" is given twice \\(first at resources\\[0\\]\\.fields\\[0\\]\\)$`],
+    ['a field duplicated within a request body', (s: Json) => { const e = s.endpoints.find((x: Json) => x.body?.length); e.body.push(e.body[0]); }, () => '^endpoints\\[\\d+\\]\\.body\\[\\d+\\]\\.name: field ".*" is given twice'],
+    ['a resource duplicated', (s: Json) => s.resources.push(s.resources[0]), (s: Json) => `^resources\\[${s.resources.length - 1}\\]\\.name: resource ".*" is given twice \\(first at resources\\[0\\]\\)$`],
+    ['an unknown duplicated', (s: Json) => s.unknowns.push(s.unknowns[0]), (s: Json) => `^unknowns\\[${s.unknowns.length - 1}\\]\\.id: gap id "UNK-.*" is given twice \\(first at unknowns\\[0\\]\\)$`],
+    ['an assumption with a conflict\'s id', (s: Json) => (s.assumptions[0].id = s.conflicts[0].id), () => '^conflicts\\[0\\]\\.id: gap id "CONFLICT-.*" is given twice \\(first at assumptions\\[0\\]\\)$'],
+    ['a rule duplicated', (s: Json) => s.rules.push(s.rules[0]), (s: Json) => `^rules\\[${s.rules.length - 1}\\]\\.id: rule id ".*" is given twice`],
+    ['a rule covering an endpoint the snapshot does not hold', (s: Json) => (s.rules[0].operations = ['NOPE /x']), () => '^rules\\[0\\]\\.operations\\[0\\]: names the endpoint "NOPE /x", which the snapshot does not hold$'],
+    ['an assumption covering an endpoint the snapshot does not hold', (s: Json) => s.assumptions[0].operations.push('GET /nope'), (s: Json) => `^assumptions\\[0\\]\\.operations\\[${s.assumptions[0].operations.length - 1}\\]: names the endpoint "GET /nope"`],
+    ['a conflict covering an endpoint the snapshot does not hold', (s: Json) => (s.conflicts[0].operations = ['GET /nope']), () => '^conflicts\\[0\\]\\.operations\\[0\\]: names the endpoint "GET /nope"'],
+    ['a scope naming an endpoint the snapshot does not hold', (s: Json) => (s.rules[0].scope = { endpoints: ['noSuchEndpoint'] }), () => '^rules\\[0\\]\\.scope\\.endpoints\\[0\\]: names the endpoint "noSuchEndpoint"'],
+    ['a rule naming a conflict the snapshot does not hold', (s: Json) => (s.rules[0].conflicts = ['CONFLICT-NOPE']), () => '^rules\\[0\\]\\.conflicts\\[0\\]: names the conflict "CONFLICT-NOPE"'],
+    ['an operation not its method and path', (s: Json) => (s.endpoints[2].operation = `${s.endpoints[2].operation}x`), () => '^endpoints\\[2\\]\\.operation: ".*x" is not its method and path \\(".*"\\)$'],
+    ['a replacement the snapshot does not hold', (s: Json) => (s.endpoints[0].deprecated = { cite: { section: 'Versioning' }, replacement: 'GET /nope' }), () => '^endpoints\\[0\\]\\.deprecated\\.replacement: names the endpoint "GET /nope"'],
+    ['a ref to a resource that does not exist', (s: Json) => (s.resources[withRef(s)].fields.find((f: Json) => f.type.kind === 'ref').type.resource = 'Nope'), (s: Json) => `^resources\\[${withRef(s)}\\]\\.fields\\[\\d+\\]\\.type\\.resource: names the resource "Nope"`],
+    ['a format the snapshot does not define', (s: Json) => (s.endpoints[endpointIndex(s, (e: Json) => e.pathParams.length)].pathParams[0].type = { kind: 'string', format: 'nope' }), () => '\\.pathParams\\[0\\]\\.type\\.format: names the format "nope"'],
+  ])('refuses %s, naming where', (_, change, where) => {
+    const s = JSON.parse(text) as Json;
+    change(s);
+    const message = (() => {
+      try {
+        parseSnapshot(JSON.stringify(s));
+        return 'accepted';
+      } catch (error) {
+        expect(error).toBeInstanceOf(SnapshotError);
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toMatch(new RegExp(where(s)));
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
   it('refuses JSON nested 20 000 deep without overflowing the stack', () => {
     const deep = text.replace('"tagGroups": [', `"tagGroups": [${nested(20000)},`);
     expect(() => parseSnapshot(deep)).toThrow(/nested deeper than/);
   });
 
-  it('refuses an older snapshot format naming the one it found and the one it reads', () => {
+  it('refuses an older snapshot format naming the one it found and the ones it reads', () => {
     expect(() => parseSnapshot(edited((s) => (s.format = 'hosted-site-contract/contract@1')))).toThrow(
-      /^format: found "hosted-site-contract\/contract@1"; this version reads "hosted-site-contract\/contract@2" only \(compare from a ref or file that holds that format\)$/,
+      /^format: found "hosted-site-contract\/contract@1"; this version reads "hosted-site-contract\/contract@3" and "hosted-site-contract\/contract@2" only \(compare from a ref or file that holds one of them\)$/,
     );
+  });
+
+  it('reads format @2 (both body successes called plain) as the @3 snapshot it was: data where the endpoint reads', () => {
+    const today = parseSnapshot(text);
+    const older = edited((s) => {
+      s.format = 'hosted-site-contract/contract@2';
+      for (const e of s.endpoints) if (e.success.kind !== 'acknowledged') e.success.kind = 'plain';
+    });
+    expect(older).not.toContain('"sync-action"');
+    const upgraded = parseSnapshot(older);
+    expect(upgraded.endpoints.map((e) => e.success.kind)).toEqual(today.endpoints.map((e) => e.success.kind));
+    expect(diffContracts(upgraded, today)).toEqual([]);
+    // In @2, only the two kinds of its own: a @3 kind is not one of them.
+    expect(() => parseSnapshot(edited((s) => (s.format = 'hosted-site-contract/contract@2')))).toThrow(/\.success\.kind: must be one of "acknowledged", "plain"/);
   });
 
   it('refuses text past the size cap before parsing it', () => {

@@ -5,7 +5,8 @@
  * deep in the engine. The size and the nesting depth are bounded first: the engine and the checks
  * below recurse, and a snapshot is read whole.
  */
-import { CONTRACT_FORMAT, type ContractSnapshot } from '../spec/contract.ts';
+import { BODY_SUCCESS_KINDS, CONTRACT_FORMAT, type ContractSnapshot } from '../spec/contract.ts';
+import { firstBadReference } from './references.ts';
 
 export class SnapshotError extends Error {
   override readonly name = 'SnapshotError';
@@ -80,7 +81,7 @@ const type: Check = (value, at) => {
   if (t.kind === 'ref') string(t.resource, `${at}.resource`);
   if (t.kind === 'number') optional(string)(t.meaning, `${at}.meaning`);
   if (t.kind === 'string') {
-    shape({ format: optional(string), maxLength: optional(number), pattern: optional(string) })(t, at);
+    shape({ format: optional(string), maxLength: optional(number), pattern: optional(string), limit: optional(string) })(t, at);
     optional(shape({ shown: strings, size: number, unknown: optional(string) }))(t.enum, `${at}.enum`);
     optional(shape({ occurs: strings, unknown: optional(string) }))(t.open, `${at}.open`);
   }
@@ -89,59 +90,79 @@ const type: Check = (value, at) => {
 const field: Check = shape({ name: string, presence, type, assumption: optional(string) });
 const fields: Check = (value, at) => void list(value, at, field);
 
-const success: Check = (value, at) => {
-  const s = object(value, at);
-  oneOf(['acknowledged', 'plain'])(s.kind, `${at}.kind`);
-  if (s.kind === 'acknowledged') shape({ status: oneOf([202]), operationKind: string })(s, at);
-  else oneOf([null])(s.status, `${at}.status`);
-  type(s.body, `${at}.body`);
-};
+/** A success of the given kinds besides `acknowledged` (@3: `data`, `sync-action`; @2: `plain`). */
+const success =
+  (bodyKinds: readonly string[]): Check =>
+  (value, at) => {
+    const s = object(value, at);
+    oneOf(['acknowledged', ...bodyKinds])(s.kind, `${at}.kind`);
+    if (s.kind === 'acknowledged') shape({ status: oneOf([202]), operationKind: string })(s, at);
+    else oneOf([null])(s.status, `${at}.status`);
+    type(s.body, `${at}.body`);
+  };
 
-const endpoint = shape({
-  operation: string,
-  name: string,
-  method: string,
-  path: string,
-  tag: string,
-  effect: string,
-  pathParams: fields,
-  queryParams: fields,
-  body: optional(fields),
-  success,
-  errors: (value, at) => void list(value, at, number),
-  deprecated: optional(shape({ replacement: string, cite })),
-  cite,
-});
+const endpoint = (bodyKinds: readonly string[]): Check =>
+  shape({
+    operation: string,
+    name: string,
+    method: string,
+    path: string,
+    tag: string,
+    effect: string,
+    pathParams: fields,
+    queryParams: fields,
+    body: optional(fields),
+    success: success(bodyKinds),
+    errors: (value, at) => void list(value, at, number),
+    deprecated: optional(shape({ replacement: string, cite })),
+    cite,
+  });
 
-const snapshotShape = shape({
-  specVersion: string,
-  basePath: string,
-  title: string,
-  document: string,
-  auth: shape({ cite }),
-  errorTable: cite,
-  tagGroups: (value, at) => void list(value, at),
-  errorMeanings: (value, at) => void list(value, at),
-  formats: (value, at) => void list(value, at, shape({ name: string, pattern: string, description: string, cite, assumption: optional(string) })),
-  resources: (value, at) => void list(value, at, shape({ name: string, cite, fields })),
-  endpoints: (value, at) => void list(value, at, endpoint),
-  rules: (value, at) => void list(value, at, shape({ id: string, title: string, statement: string, cite, scope, operations: strings, conflicts: optional(strings) })),
-  unknowns: (value, at) => void list(value, at, shape({ id: string, what: string, cite })),
-  assumptions: (value, at) => void list(value, at, shape({ id: string, choice: string, why: string, cite, scope, operations: strings })),
-  conflicts: (value, at) =>
-    void list(
-      value,
-      at,
-      shape({
-        id: string,
-        operations: strings,
-        letter: shape({ says: string, cite }),
-        reading: shape({ says: string, cite }),
-        extraStatus: optional(number),
-        mockWhy: string,
-      }),
-    ),
-});
+const snapshotShape = (bodyKinds: readonly string[]): Check =>
+  shape({
+    specVersion: string,
+    basePath: string,
+    title: string,
+    document: string,
+    auth: shape({ cite }),
+    errorTable: cite,
+    tagGroups: (value, at) => void list(value, at),
+    errorMeanings: (value, at) => void list(value, at),
+    formats: (value, at) => void list(value, at, shape({ name: string, pattern: string, description: string, cite, assumption: optional(string) })),
+    resources: (value, at) => void list(value, at, shape({ name: string, cite, fields })),
+    endpoints: (value, at) => void list(value, at, endpoint(bodyKinds)),
+    rules: (value, at) => void list(value, at, shape({ id: string, title: string, statement: string, cite, scope, operations: strings, conflicts: optional(strings) })),
+    unknowns: (value, at) => void list(value, at, shape({ id: string, what: string, cite })),
+    assumptions: (value, at) => void list(value, at, shape({ id: string, choice: string, why: string, cite, scope, operations: strings })),
+    conflicts: (value, at) =>
+      void list(
+        value,
+        at,
+        shape({
+          id: string,
+          operations: strings,
+          letter: shape({ says: string, cite }),
+          reading: shape({ says: string, cite }),
+          extraStatus: optional(number),
+          mockWhy: string,
+        }),
+      ),
+  });
+
+/**
+ * The format @2, still read: it called both successes with a body `plain`. Every @2 snapshot the
+ * model wrote has `data` exactly where the endpoint's effect is `read` (the model's reads are the
+ * document's read table; its two other actions mutate), so the upgrade restores what @2 dropped.
+ */
+const FORMAT_2 = 'hosted-site-contract/contract@2';
+
+function upgradeFrom2(s: Json): Json {
+  const endpoints = (s.endpoints as Json[]).map((e) => {
+    const was = e.success as Json;
+    return was.kind === 'plain' ? { ...e, success: { ...was, kind: e.effect === 'read' ? 'data' : 'sync-action' } } : e;
+  });
+  return { ...s, format: CONTRACT_FORMAT, endpoints };
+}
 
 /** The deepest nesting of arrays and objects in `value`, walked without recursion; stops past `bound`. */
 function depthExceeds(value: unknown, bound: number): boolean {
@@ -166,11 +187,23 @@ export function parseSnapshot(text: string): ContractSnapshot {
   }
   if (depthExceeds(value, MAX_SNAPSHOT_DEPTH)) throw new SnapshotError(`nested deeper than ${MAX_SNAPSHOT_DEPTH} levels`);
   const s = object(value, 'the snapshot');
+  if (s.format === FORMAT_2) {
+    snapshotShape(['plain'])(s, '');
+    return checked(upgradeFrom2(s));
+  }
   if (typeof s.format === 'string' && s.format.startsWith('hosted-site-contract/contract@')) {
-    const why = `found ${JSON.stringify(s.format)}; this version reads ${JSON.stringify(CONTRACT_FORMAT)} only (compare from a ref or file that holds that format)`;
+    const why = `found ${JSON.stringify(s.format)}; this version reads ${JSON.stringify(CONTRACT_FORMAT)} and ${JSON.stringify(FORMAT_2)} only (compare from a ref or file that holds one of them)`;
     expect(s.format === CONTRACT_FORMAT, 'format', why);
   }
   expect(s.format === CONTRACT_FORMAT, 'format', `must be ${JSON.stringify(CONTRACT_FORMAT)} (is this a generated/contract.json?)`);
-  snapshotShape(s, '');
-  return value as ContractSnapshot;
+  snapshotShape(BODY_SUCCESS_KINDS)(s, '');
+  return checked(s);
+}
+
+/** A snapshot of the right shape whose parts agree with each other (references.ts says how). */
+function checked(s: Json): ContractSnapshot {
+  const snapshot = s as unknown as ContractSnapshot;
+  const wrong = firstBadReference(snapshot);
+  if (wrong) throw new SnapshotError(wrong);
+  return snapshot;
 }

@@ -18,6 +18,8 @@ export interface LoadedSnapshot {
   readonly snapshot: ContractSnapshot;
   /** How a report names it: the ref, the file as given, or `working tree`. */
   readonly source: string;
+  /** The repository whose working tree it was read from (the default `--to` only). */
+  readonly repository?: string;
 }
 
 /** git's answer, or its first line of complaint. */
@@ -63,34 +65,52 @@ export async function loadFile(path: string, source = path): Promise<LoadedSnaps
   return parsed(text, source);
 }
 
-export async function loadRef(ref: string, cwd: string): Promise<LoadedSnapshot> {
+/** Why a ref may be unknown where the repository is a shallow clone: the commit was never fetched. */
+async function shallowHint(root: string): Promise<string> {
+  const shallow = await git(['rev-parse', '--is-shallow-repository'], root).catch(() => 'false');
+  return shallow.trim() === 'true' ? '; this clone is shallow: fetch more history (git fetch --unshallow, or fetch-depth: 0 with actions/checkout)' : '';
+}
+
+/**
+ * `directory`: the argument names a directory (not a snapshot file), said when it is no ref
+ * either, rather than "unknown git ref".
+ */
+export async function loadRef(ref: string, cwd: string, directory = false): Promise<LoadedSnapshot> {
+  const neither = directory ? `${ref} is a directory, not a snapshot file (give a generated/contract.json), and not a git ref` : undefined;
   const root = await repositoryRoot(cwd);
-  if (!root) throw new SetupError(`${ref} is neither a file nor a git ref: ${cwd} is not inside a git repository`);
+  if (!root) throw new SetupError(neither ?? `${ref} is neither a file nor a git ref: ${cwd} is not inside a git repository`);
   // A ref is never an option to git: refuse what would read as one.
   if (ref.startsWith('-')) throw new SetupError(`${ref} is not a git ref`);
   try {
     await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], root);
   } catch {
-    throw new SetupError(`unknown git ref ${ref} (and no such file)`);
+    throw new SetupError(neither ?? `unknown git ref ${ref} (and no such file)${await shallowHint(root)}`);
   }
-  let text: string;
+  const object = `${ref}:${SNAPSHOT_PATH}`;
+  let size: number;
   try {
-    text = await git(['show', `${ref}:${SNAPSHOT_PATH}`], root);
+    size = Number((await git(['cat-file', '-s', object], root)).trim());
   } catch (error) {
     throw new SetupError(`git ref ${ref} holds no ${SNAPSHOT_PATH} (${(error as Error).message})`);
   }
+  // Sized before it is read: a snapshot is read whole.
+  if (size > MAX_SNAPSHOT_BYTES) throw new SetupError(`git ref ${ref} holds ${SNAPSHOT_PATH}, but it is not a valid contract snapshot: ${TOO_LARGE}`);
+  const text = await git(['show', object], root).catch((error: Error) => {
+    throw new SetupError(`cannot read ${SNAPSHOT_PATH} of git ref ${ref} (${error.message})`);
+  });
   return parsed(text, ref);
 }
 
 const isFile = (path: string): boolean => existsSync(path) && statSync(path).isFile();
+const isDirectory = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
 
 /**
  * A `--from`/`--to` argument: an existing regular file, else a git ref (a directory of the same
- * name as a branch, such as `diff` or `spec`, is not a snapshot).
+ * name as a branch, such as `diff` or `spec`, is not a snapshot: the ref is read).
  */
 export function load(argument: string, cwd: string): Promise<LoadedSnapshot> {
   const path = resolve(cwd, argument);
-  return isFile(path) ? loadFile(path, argument) : loadRef(argument, cwd);
+  return isFile(path) ? loadFile(path, argument) : loadRef(argument, cwd, isDirectory(path));
 }
 
 /**
@@ -99,7 +119,7 @@ export function load(argument: string, cwd: string): Promise<LoadedSnapshot> {
  */
 export async function loadWorkingTree(cwd: string, packageRoot: string): Promise<LoadedSnapshot> {
   const repository = await repositoryRoot(cwd);
-  if (repository !== undefined && isFile(join(repository, SNAPSHOT_PATH))) return loadFile(join(repository, SNAPSHOT_PATH), 'working tree');
+  if (repository !== undefined && isFile(join(repository, SNAPSHOT_PATH))) return { ...(await loadFile(join(repository, SNAPSHOT_PATH), 'working tree')), repository };
   const own = join(packageRoot, SNAPSHOT_PATH);
   if (isFile(own)) return loadFile(own, 'installed package');
   throw new SetupError(`no ${SNAPSHOT_PATH} in ${relative(cwd, repository ?? packageRoot) || '.'} (run npm run generate, or give --to)`);

@@ -33,10 +33,12 @@ import { formats } from './formats.ts';
 import { inScope } from './queries.ts';
 
 /**
- * Names the snapshot format; a reader refuses any other. @2: a plain success's `body` is a type
- * (commits of main before it wrote @1 with another shape; no release ever held @1).
+ * Names the snapshot format. @3: a success that is not acknowledged says which table of the
+ * document lists it, `data` (a read) or `sync-action` (another action); @2 called both `plain`
+ * (diff/snapshot.ts still reads @2, see there). @2: a plain success's `body` is a type (commits
+ * of main before it wrote @1 with another shape; no release ever held @1).
  */
-export const CONTRACT_FORMAT = 'hosted-site-contract/contract@2';
+export const CONTRACT_FORMAT = 'hosted-site-contract/contract@3';
 
 export interface ContractField {
   readonly name: string;
@@ -55,12 +57,18 @@ export type ContractType =
   | { readonly kind: 'object'; readonly fields: readonly ContractField[] };
 
 /**
- * How an endpoint succeeds: `acknowledged` (HTTP 202 and the Acknowledgement body, §Endpoints >
- * Conventions) or `plain` (a body; status not shown, UNK-SYNC-SUCCESS-STATUS: `status` null).
+ * How an endpoint succeeds, as the model's `Success`: `acknowledged` (HTTP 202 and the
+ * Acknowledgement body, §Endpoints > Conventions), `data` ("Read calls answer with the data
+ * directly", §Endpoints > Read endpoints) or `sync-action` (§Endpoints > Other action endpoints
+ * (not acknowledged with an operation id)); the last two a body whose status is not shown
+ * (UNK-SYNC-SUCCESS-STATUS: `status` null).
  */
 export type ContractSuccess =
   | { readonly kind: 'acknowledged'; readonly status: 202; readonly operationKind: string; readonly body: ContractType }
-  | { readonly kind: 'plain'; readonly status: null; readonly body: ContractType };
+  | { readonly kind: 'data' | 'sync-action'; readonly status: null; readonly body: ContractType };
+
+/** The success kinds that answer with a body of their own (no acknowledgement). */
+export const BODY_SUCCESS_KINDS = ['data', 'sync-action'] as const;
 
 export interface ContractEndpoint {
   /** `METHOD /path` exactly as the document writes it: the endpoint's key. */
@@ -167,7 +175,7 @@ function contractEndpoint(e: Endpoint): ContractEndpoint {
   const success: ContractSuccess =
     e.success.kind === 'ack'
       ? { kind: 'acknowledged', status: 202, operationKind: e.success.operationKind, body: ACKNOWLEDGEMENT }
-      : { kind: 'plain', status: null, body: contractType(e.success.body) };
+      : { kind: e.success.kind, status: null, body: contractType(e.success.body) };
   return {
     operation: operationOf(e),
     name: e.name,
