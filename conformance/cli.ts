@@ -8,7 +8,6 @@
 import { writeFile } from 'node:fs/promises';
 import { SetupError, UsageError } from '../bin/command.ts';
 import { startMock, type MockFixtures } from '../mock/server.ts';
-import { canThread, startMockThread } from '../mock/thread.ts';
 import { LETTER_VARIANT } from '../mock/variants/conformant.ts';
 import { keySecret, Sanitizer, type SanitizedStream } from '../sanitize/sanitizer.ts';
 import { bytes } from './body.ts';
@@ -51,7 +50,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
   const options = parseConformArgs(args, io.env);
   if (options.live) sanitizer.add(keySecret(options.live.apiKey, 'HSC_API_KEY'));
   if (options.other) sanitizer.add(keySecret(options.other.apiKey, 'HSC_OTHER_API_KEY'));
-  // The embedded mock starts while the suite loads (on a thread of its own when compiled).
+  // The embedded mock starts while the suite's modules load.
   const starting = options.live ? undefined : startEmbedded(options);
   starting?.catch(() => {}); // awaited below; a failure to start is reported there
   const suite = io.suite ?? (await import('./suite.ts')).defaultSuite;
@@ -165,9 +164,7 @@ async function startEmbedded(options: ConformOptions): Promise<Embedded> {
   const layout = options.mockLayout ?? variant?.layout;
   const as = [variantName && `variant ${variantName}`, layout && `layout ${layout}`].filter(Boolean).join(', ');
   try {
-    const mock = canThread
-      ? await startMockThread({ ...(variantName ? { variant: variantName } : {}), ...(options.mockLayout ? { layout: options.mockLayout } : {}) })
-      : await startMock({ port: 0, ...(variant ? { variant } : {}), ...(options.mockLayout ? { layout: options.mockLayout } : {}) });
+    const mock = await startMock({ port: 0, ...(variant ? { variant } : {}), ...(options.mockLayout ? { layout: options.mockLayout } : {}) });
     return { url: mock.url, fixtures: mock.fixtures, as, close: () => mock.close() };
   } catch (error) {
     throw new SetupError(`cannot start the embedded mock: ${(error as Error).message}`);
