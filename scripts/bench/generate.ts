@@ -8,7 +8,8 @@
 import { msRow, runCli, time, type Row, type Section } from './harness.ts';
 
 const TARGET_MS = 1000;
-const PREVIOUS_TARGET_MS = 5000;
+/** What the check took when issue 10 set the target (median, this machine): the figure to compare with. */
+const WHEN_SET = '1.3-1.6 s';
 
 export const section: Section = {
   title: 'generate',
@@ -43,7 +44,7 @@ export const section: Section = {
       msRow(
         'CLI generate --check, end to end',
         check,
-        `${verdict} the ${TARGET_MS} ms target (was ${PREVIOUS_TARGET_MS} ms); exit ${code}${code ? ' (generated/ is stale)' : ''}`,
+        `${verdict} the ${TARGET_MS} ms target (${WHEN_SET} when it was set); exit ${code}${code ? ' (generated/ is stale)' : ''}`,
       ),
     );
     return rows;
