@@ -30,13 +30,13 @@ import fc from 'fast-check';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requestBodyArb } from '../../spec/arbitraries.ts';
 import type { Endpoint } from '../../spec/model.ts';
-import { idOf, idsFor, pathOf, probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
+import { idOf, probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
 import { bearer, draw, drawOne, makeProbe, streamSeed } from '../probes/request.ts';
 import { at, count } from '../checks/values.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource } from '../types.ts';
 import { answered, is2xx, listAt, seconds, showSet, someOf } from './answers.ts';
 import { NotObservable, OutOfBudget, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
-import { stateSource } from './source.ts';
+import { pathsOf, stateSource } from './source.ts';
 
 const STATED = 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records` (§Endpoints > Behaviours stated for endpoints).';
 /** Probe records per run, and the TEST-NET values their commands draw on. */
@@ -284,20 +284,16 @@ export interface DnsPropertyOptions {
 }
 
 export const dnsUpdateScenarios = (options: DnsPropertyOptions = {}): ScenarioSource =>
-  stateSource('dnsUpdate', 'STATE-DNS-UPDATE', ['updateDnsRecords', 'listDnsRecords'], options.budget, ({ context, endpoints: [update, read], seed, budget }) => {
+  stateSource('dnsUpdate', 'STATE-DNS-UPDATE', ['updateDnsRecords', 'listDnsRecords'], options.budget, ({ context, endpoints: [update, read], ids, seed, budget }) => {
     // The domain, and the zone probe records are named inside, as the model's `refersTo` finds them.
-    const placed = idsFor(update, context.target.main.ids, context.target.allowLive === true);
-    if (!placed.ok) return placed.reason;
-    const ids = placed.value;
-    const path = pathOf(update, ids);
-    if (!path.ok) return path.reason;
-    const listPath = pathOf(read, ids);
-    if (!listPath.ok) return listPath.reason;
+    const paths = pathsOf([update, read], ids);
+    if (!paths.ok) return paths.reason;
+    const [path, listPath] = paths.value;
     const named = update.body?.find((f) => f.refersTo === 'dns-record');
     if (!named) throw new Error(`the model names no field of ${update.name} that names its record`);
     const zone = idOf(named.refersTo!, ids);
     if (!zone.ok) return zone.reason;
-    return dnsProperty(context, { update, read, path: path.value, listPath: listPath.value, nameField: named.name, zone: String(zone.value), seed, budget });
+    return dnsProperty(context, { update, read, path, listPath, nameField: named.name, zone: String(zone.value), seed, budget });
   });
 
 interface DnsSetting {

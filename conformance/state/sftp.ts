@@ -16,13 +16,13 @@
 import fc from 'fast-check';
 import type { Endpoint } from '../../spec/model.ts';
 import { sftpAccountToRemove } from '../probes/accept.ts';
-import { idsFor, pathOf, type Found } from '../probes/inputs.ts';
+import { pathOf, type Found } from '../probes/inputs.ts';
 import { bearer, makeProbe } from '../probes/request.ts';
 import { at, count } from '../checks/values.ts';
 import type { Exchange, ProbeContext, ScenarioSource } from '../types.ts';
 import { answered, is2xx, listAt, someOf } from './answers.ts';
 import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
-import { stateSource } from './source.ts';
+import { pathsOf, stateSource } from './source.ts';
 
 /** How ids are compared: as UUIDs, case aside. */
 export const idKey = (id: string): string => id.toLowerCase();
@@ -88,17 +88,14 @@ export interface SftpPropertyOptions {
 }
 
 export const sftpRemoveScenarios = (options: SftpPropertyOptions = {}): ScenarioSource =>
-  stateSource('sftpRemove', 'STATE-SFTP-REMOVE', ['removeAdditionalSftpAccount', 'listAdditionalSftpAccounts'], options.budget, ({ context, endpoints: [remove, read], budget }) => {
+  stateSource('sftpRemove', 'STATE-SFTP-REMOVE', ['removeAdditionalSftpAccount', 'listAdditionalSftpAccounts'], options.budget, ({ context, endpoints: [remove, read], ids: placed, budget }) => {
     // The place that holds the accounts; without places, the accounts are `sftpEnvId`'s.
-    const placed = idsFor(remove, context.target.main.ids, context.target.allowLive === true);
-    if (!placed.ok) return placed.reason;
-    const ids = { ...placed.value, envId: placed.value.sftpEnvId ?? placed.value.envId };
-    const removable = pathOf(remove, ids);
-    if (!removable.ok) return removable.reason;
-    const listPath = pathOf(read, ids);
-    if (!listPath.ok) return listPath.reason;
+    const ids = { ...placed, envId: placed.sftpEnvId ?? placed.envId };
+    const paths = pathsOf([remove, read], ids);
+    if (!paths.ok) return paths.reason;
+    const [, listPath] = paths.value;
     const removePath = (id: string) => mustHave(pathOf(remove, { ...ids, sftpAccountIds: [id] }));
-    return sftpProperty(context, { remove, read, budget, envId: ids.envId!, listPath: listPath.value, removePath });
+    return sftpProperty(context, { remove, read, budget, envId: ids.envId!, listPath, removePath });
   });
 
 /** Path values for an id the list gave: every other parameter was found already. */

@@ -5,6 +5,7 @@
  */
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import { endpoint as endpointNamed } from '../../spec/queries.ts';
+import { idsFor, pathOf, type Found, type Ids } from '../probes/inputs.ts';
 import { streamSeed } from '../probes/request.ts';
 import type { ProbeContext, Scenario, ScenarioSource, Skip } from '../types.ts';
 import { budgetFor, runStateProperty, type StateBudget, type StateProperty } from './property.ts';
@@ -14,8 +15,19 @@ export interface StateSetup {
   readonly context: ProbeContext;
   /** The action, then the read that observes it. */
   readonly endpoints: readonly [Endpoint, Endpoint];
+  /** The tenant's ids at the action's place (the request kit's choice, the live rule applied). */
+  readonly ids: Ids;
   readonly budget: StateBudget;
   readonly seed: number;
+}
+
+/** The path values of the action and of its read for `ids`, or why the site has none. */
+export function pathsOf([action, read]: readonly [Endpoint, Endpoint], ids: Ids): Found<readonly [Record<string, string>, Record<string, string>]> {
+  const actionPath = pathOf(action, ids);
+  if (!actionPath.ok) return actionPath;
+  const readPath = pathOf(read, ids);
+  if (!readPath.ok) return readPath;
+  return { ok: true, value: [actionPath.value, readPath.value] };
 }
 
 /** A property that cannot run skips every row of its rule, with the reason. */
@@ -36,7 +48,9 @@ export function stateSource<M extends object, R>(
     if (!context.target.allowDestructive) return skipAll(rule, endpoints, 'needs --allow-destructive');
     const budget = budgetFor(context, budgetOverrides);
     const seed = streamSeed(context.seed, 'state', rule);
-    const property = build({ context, endpoints, budget, seed });
+    const placed = idsFor(endpoints[0], context.target.main.ids, context.target.allowLive === true);
+    if (!placed.ok) return skipAll(rule, endpoints, placed.reason);
+    const property = build({ context, endpoints, ids: placed.value, budget, seed });
     if (typeof property === 'string') return skipAll(rule, endpoints, property);
     return { scenarios: [{ rule, endpoints, title: property.title, run: (send, earlier) => runStateProperty(property, budget, seed, send, earlier) }], skipped: [] };
   };

@@ -15,13 +15,13 @@
 import fc from 'fast-check';
 import { requestBodyArb } from '../../spec/arbitraries.ts';
 import type { Endpoint } from '../../spec/model.ts';
-import { idsFor, pathOf, probeLabelArb } from '../probes/inputs.ts';
+import { probeLabelArb } from '../probes/inputs.ts';
 import { bearer, draw, drawOne, makeProbe, streamSeed } from '../probes/request.ts';
 import { at, count } from '../checks/values.ts';
 import type { Exchange, Probe, ProbeContext, ScenarioSource } from '../types.ts';
 import { answered, is2xx, someOf } from './answers.ts';
 import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
-import { stateSource } from './source.ts';
+import { pathsOf, stateSource } from './source.ts';
 
 const READING = 'After `wpa-create-user` answers `create_wp_admin_user: true`, `wpa-user-exists` for the same address answers `has_wp_admin_user: true` (ASM-WPA-CREATE-EXISTS, our reading of §Endpoints).';
 /** Probe addresses per run. */
@@ -92,19 +92,15 @@ export interface WpaPropertyOptions {
 }
 
 export const wpaUserScenarios = (options: WpaPropertyOptions = {}): ScenarioSource =>
-  stateSource('wpaUser', 'STATE-WPA-USER', ['createWpAdminUser', 'checkWpAdminUserExists'], options.budget, ({ context, endpoints: [create, exists], budget, seed }) => {
-    const placed = idsFor(create, context.target.main.ids, context.target.allowLive === true);
-    if (!placed.ok) return placed.reason;
-    const ids = placed.value;
-    const path = pathOf(create, ids);
-    if (!path.ok) return path.reason;
-    const existsPath = pathOf(exists, ids);
-    if (!existsPath.ok) return existsPath.reason;
+  stateSource('wpaUser', 'STATE-WPA-USER', ['createWpAdminUser', 'checkWpAdminUserExists'], options.budget, ({ context, endpoints: [create, exists], ids, budget, seed }) => {
+    const paths = pathsOf([create, exists], ids);
+    if (!paths.ok) return paths.reason;
+    const [path, existsPath] = paths.value;
     // The parameter that names the user (its name is our choice: ASM-WPA-QUERY-EMAIL), and the field that gives a new one its address.
     const user = exists.queryParams.find((p) => p.refersTo === 'site-admin-user');
     const address = create.body?.find((f) => f.type.kind === 'string' && f.type.format === 'email');
     if (!user || !address) throw new Error(`the model names no parameter of ${exists.name} that names the user, or no e-mail field of ${create.name}`);
-    return wpaProperty(context, { create, exists, budget, seed, envId: ids.envId!, path: path.value, existsPath: existsPath.value, userParam: user.name, addressField: address.name });
+    return wpaProperty(context, { create, exists, budget, seed, envId: ids.envId!, path, existsPath, userParam: user.name, addressField: address.name });
   });
 
 interface WpaSetting {
