@@ -48,7 +48,7 @@ describe('discover against the mock', () => {
     expect(places?.[1]).toMatchObject({ envId: fixtureUuid('company-a/alpha/live/env'), domainName: 'alpha.example.test' });
     expect(notes).toEqual([
       'discovery: explored 2 environments, 4 domains (8 DNS records), 6 backups, 6 additional SFTP accounts, 2 company users',
-      `discovery: actions aim at environment ${fixtureUuid(`${staging}/env`)} (staging): the first not named \`live\` and not blocked`,
+      `discovery: actions aim at environment ${fixtureUuid(`${staging}/env`)} (staging): the first that does not look live (ASM-LIVE-ENVIRONMENT) and is not blocked`,
     ]);
   });
 
@@ -128,6 +128,29 @@ describe('discover against odd data', () => {
     expect(ids).toMatchObject({ envId: 'env-1', domainId: 'd-1', domainName: 'Staging.Example.ORG.' });
   });
 
+  it.each([
+    ['named production', { id: 'env-p', name: 'production' }, []],
+    ['named PROD', { id: 'env-p', name: 'PROD' }, []],
+  ])('an environment %s is taken for live: actions aim at the other, and a destructive one never names it', async (_, first, domains) => {
+    const SITE = '33333333-3333-4333-8333-333333333333';
+    const send: Send = async (probe) => {
+      const path = new URL(probe.request.url).pathname;
+      const answer = (json: unknown) => ({ probe, response: ok(json), throttled: 0 });
+      if (path.endsWith('/validate')) return answer({ company: 'comp' });
+      if (path.endsWith(`/sites/${SITE}`)) return answer({ site: { company_id: 'comp', environments: [{ ...first, domains }, { id: 'env-s', name: 'staging', domains: [] }] } });
+      if (path.endsWith(`/sites/${SITE}/environments`)) return answer({ site: { environments: [first, { id: 'env-s', name: 'staging' }] } });
+      if (path.endsWith('/backups')) return answer({ environment: { backups: path.includes('env-p') ? [{ id: 7 }] : [] } });
+      return answer({});
+    };
+    const { ids, notes } = await discover({ baseUrl: 'http://x/v2', apiKey: 'k', siteId: SITE, send });
+    expect(ids.envId).toBe('env-s');
+    expect(ids.places?.find((p) => p.envId === 'env-p')?.live).toBe(true);
+    expect(ids.places?.find((p) => p.envId === 'env-s')?.live).toBeUndefined();
+    // The only backup is on the live-looking environment: not named for a restore without allowLive.
+    expect(ids.backupId).toBeUndefined();
+    expect(notes.join('\n')).toContain('ASM-LIVE-ENVIRONMENT');
+  });
+
   const ok = (json: unknown): ProbeResponse => ({ status: 200, headers: {}, text: JSON.stringify(json), json, ms: 1 });
   const SITE = '11111111-1111-4111-8111-111111111111';
   /** Only /validate and the site answer; everything else is a 500. */
@@ -149,7 +172,7 @@ describe('discover against odd data', () => {
       envId: 'live-env',
       sftpEnvId: 'live-env',
       sftpAccountIds: [],
-      places: [{ envId: 'live-env', envName: 'live', sftpAccountIds: [] }],
+      places: [{ envId: 'live-env', envName: 'live', live: true, sftpAccountIds: [] }],
     });
     expect(notes.join('\n')).toMatch(/no non-live environment/);
     expect(notes.join('\n')).toMatch(/no domain/);

@@ -137,6 +137,12 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   if (!envs.some((e) => str(e.id))) envs = summaries;
   envs = envs.filter((e) => str(e.id));
   if (!envs.length) throw new DiscoveryError(`the site ${input.siteId} has no environment the suite can use (no environment with an id)`);
+  // The site's summary of an environment lists its domains too: a list that leaves them out loses none.
+  const summaryOf = (env: Json) => summaries.find((e) => e !== env && str(e.id) === str(env.id));
+  const domainsOf = (env: Json) => {
+    const summary = summaryOf(env);
+    return uniqueById([env, ...(summary ? [summary] : [])].flatMap((e) => [at(e, 'primaryDomain'), ...arrayAt(e, 'domains')]).filter(isObject));
+  };
   const preferred = preferenceOrder(envs);
   if (preferred.length > MAX_EXPLORED_ENVIRONMENTS) {
     notes.push(`discovery: explored the first ${MAX_EXPLORED_ENVIRONMENTS} of ${preferred.length} environments (in the order actions prefer them)`);
@@ -150,9 +156,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const recordsOf = new Map<Place, unknown[]>();
   for (const env of preferred.slice(0, MAX_EXPLORED_ENVIRONMENTS)) {
     const envId = str(env.id)!;
-    // The site's summary of the environment lists its domains too: a list that leaves them out loses none.
-    const summary = summaries.find((e) => e !== env && str(e.id) === envId);
-    const domains = uniqueById([env, ...(summary ? [summary] : [])].flatMap((e) => [at(e, 'primaryDomain'), ...arrayAt(e, 'domains')]).filter(isObject));
+    const domains = domainsOf(env);
     let chosen: { id: string; name?: string; record?: { type: string; name: string }; records?: unknown[] } | undefined;
     for (const domain of domains) {
       if (domainBudget <= 0) {
@@ -178,6 +182,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     const place: Place = {
       envId,
       sftpAccountIds,
+      ...(looksLive(env) ? { live: true as const } : {}),
       ...defined({
         envName: str(env.name),
         cdnCacheId: str(env.cdn_cache_id),
@@ -208,8 +213,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
         (allowLive ? 'destructive ones too (--allow-live)' : 'destructive ones skip without --allow-live'),
     );
   }
-  // `live` is the only name the document singles out: a `production` environment looks like any other to the suite.
-  else notes.push(`discovery: actions aim at environment ${main.envId}${main.envName ? ` (${main.envName})` : ''}: the first not named \`live\`${preferred[0]?.is_blocked === true ? '' : ' and not blocked'}`);
+  else notes.push(`discovery: actions aim at environment ${main.envId}${main.envName ? ` (${main.envName})` : ''}: the first that does not look live (ASM-LIVE-ENVIRONMENT)${preferred[0]?.is_blocked === true ? '' : ' and is not blocked'}`);
   // Where the actions naming each kind of data take it from: the request kit's rule, so the STATE-*
   // properties (which act on these ids) keep to the same safety rules as every probe.
   const families: Family[] = [
@@ -273,6 +277,17 @@ const uniqueById = (items: readonly Json[]): Json[] => {
   });
 };
 
+/**
+ * Whether an environment serves the site its visitors see (ASM-LIVE-ENVIRONMENT): named `live`,
+ * the value the document shows, or as production environments commonly are (`production`,
+ * `prod`: a convention, on the safe side). A domain's `type` `live` is no sign: the document does
+ * not say what it means, and a staging environment's domains may carry it too.
+ */
+export function looksLive(env: Json): boolean {
+  const name = str(env.name)?.trim().toLowerCase();
+  return name === 'live' || name === 'production' || name === 'prod';
+}
+
 /** Actions aim at a non-live, unblocked environment when there is one (the least harm on a real site). */
 export function chooseEnvironment(envs: readonly Json[]): Json {
   return preferenceOrder(envs)[0]!;
@@ -280,6 +295,6 @@ export function chooseEnvironment(envs: readonly Json[]): Json {
 
 /** Non-live before live, unblocked before blocked; otherwise as the site lists them. */
 export function preferenceOrder(envs: readonly Json[]): Json[] {
-  const rank = (e: Json) => (e.name === 'live' ? 2 : 0) + (e.is_blocked === true ? 1 : 0);
+  const rank = (e: Json) => (looksLive(e) ? 2 : 0) + (e.is_blocked === true ? 1 : 0);
   return envs.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
 }

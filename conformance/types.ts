@@ -379,6 +379,8 @@ export interface Place {
   readonly envId: string;
   /** The environment's `name` (`live` occurs), when given. */
   readonly envName?: string;
+  /** Discovery took it for the environment visitors see (ASM-LIVE-ENVIRONMENT: `looksLive`). */
+  readonly live?: true;
   readonly cdnCacheId?: string;
   readonly domainId?: string;
   /** The `name` of `domainId`: the zone probe DNS records are named inside. */

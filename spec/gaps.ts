@@ -182,8 +182,8 @@ export const assumptions: readonly Assumption[] = [
   {
     id: 'ASM-LIVE-ENVIRONMENT',
     choice:
-      'An environment whose `name` is `live` serves the site its visitors see: the suite sends no destructive request (restore, reset, WP-CLI, search-and-replace, DNS update, SFTP account removal) that names it or what it holds, nor a site reset of a site that has one, unless `--allow-live` is given (the embedded mock always allows it).',
-    why: 'The document shows that the value `live` occurs as an environment name without saying what it means; a suite pointed at a real site must not act on the environment its visitors use because a staging one lacked what a check needs.',
+      'An environment serves the site its visitors see when its `name` is `live`, `production` or `prod` (any case): the suite sends no destructive request (restore, reset, WP-CLI, search-and-replace, DNS update, SFTP account removal) that names it or what it holds, nor a site reset of a site that has one, unless `--allow-live` is given (the embedded mock always allows it).',
+    why: 'The document shows that the value `live` occurs as an environment name without saying what it means, and names no production environment otherwise; a suite pointed at a real site must not act on the environment its visitors use because a staging one lacked what a check needs, so it errs on the safe side (the two common names of production environments included). A domain `type` of `live` is no sign: its meaning is not shown either, and a staging environment\'s domains may carry it.',
     cite: { section: 'Resources and fields > Environment (returned by the list of a site\'s environments)', quote: 'name | string (value `live` occurs)' },
     scope: 'all',
   },

@@ -89,8 +89,8 @@ export function placeIds(place: Place): Ids {
 
 // ---- places: the safety rules ---------------------------------------------------------------------
 
-/** A live environment: `live` is the one environment name the document singles out (§Resources and fields > Environment; ASM-LIVE-ENVIRONMENT). */
-export const isLive = (place: Pick<Place, 'envName'>): boolean => place.envName === 'live';
+/** A live environment, as discovery judged it (ASM-LIVE-ENVIRONMENT); a place built by hand, by its name `live`. */
+export const isLive = (place: Pick<Place, 'envName' | 'live'>): boolean => place.live === true || place.envName === 'live';
 
 /**
  * Whether a request to `endpoint` may name what `place` holds. A destructive action (the model's
