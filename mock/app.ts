@@ -11,7 +11,7 @@ import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
 import type { Endpoint } from '../spec/model.ts';
 import { mockErrorStatuses, operation, secretFieldNames } from '../spec/queries.ts';
-import { joinWarnings, omittedFieldsWarning, unknownFieldsWarning } from './body-warnings.ts';
+import { joinWarnings, meantField, omittedFieldsWarning, unknownFieldsWarning } from './body-warnings.ts';
 import { badRequest, HttpError, notFound, renderError, unauthorized, unknownEndpoint } from './errors.ts';
 import type { Context, Handlers } from './handler.ts';
 import type { Hooks } from './variant.ts';
@@ -76,7 +76,24 @@ function readQuery(endpoint: Endpoint, search: URLSearchParams): { query: unknow
   if (endpoint.queryParams.length === 0) return { query: undefined, problems: [] };
   const query = Object.fromEntries(endpoint.queryParams.flatMap((p) => (search.has(p.name) ? [[p.name, search.get(p.name)]] : [])));
   const validate = (queryValidators as Partial<Record<string, Validator>>)[endpoint.name];
-  return { query, problems: validate && !validate(query) ? problemsOf(validate.errors).map((p) => ({ ...p, path: `?${p.path.slice(1)}` })) : [] };
+  const problems = validate && !validate(query) ? problemsOf(validate.errors).map((p) => ({ ...p, path: `?${p.path.slice(1)}` })) : [];
+  const unknown = [...new Set(search.keys())].filter((name) => !endpoint.queryParams.some((p) => p.name === name));
+  return { query, problems: problems.map((problem) => namedQueryProblem(endpoint, problem, unknown)) };
+}
+
+/**
+ * A missing query parameter whose name the document does not show says so, and names the
+ * assumption the name comes from, and the parameter sent that was likely meant for it.
+ */
+function namedQueryProblem(endpoint: Endpoint, problem: Problem, unknown: readonly string[]): Problem {
+  const param = endpoint.queryParams.find((p) => `?${p.name}` === problem.path);
+  if (!param || !problem.problem.startsWith('is required')) return problem;
+  const guess = unknown.map((name) => ({ name, meant: meantField(name, [param.name]) })).find((u) => u.meant);
+  const hint = guess ? `; did you mean ${param.name} for ${JSON.stringify(guess.name)}?` : '';
+  return {
+    ...problem,
+    problem: param.assumption ? `is required; the document does not show this parameter's name, this mock takes \`${param.name}\` (${param.assumption})${hint}` : `${problem.problem}${hint}`,
+  };
 }
 
 function isJsonContentType(header: string | string[] | undefined): boolean {
@@ -206,6 +223,9 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
   const effective: Handlers = { ...handlers, ...hooks.handlers };
   const run = (request: MockRequest): MockResponse => {
     let endpoint: Endpoint | undefined;
+    /** What a client author should be told of the body read, whether or not the request then succeeds. */
+    let warnings: readonly string[] = [];
+    const warned = () => (warnings.length ? { headers: { [WARNING_HEADER]: joinWarnings(warnings) } } : {});
     try {
       let url: URL;
       try {
@@ -228,11 +248,12 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       }
       let query: unknown;
       let body: unknown;
-      let warnings: readonly string[] = [];
       let refusal: HttpError | undefined;
       try {
         const read = readQuery(endpoint, url.searchParams);
         const sent = readBody(endpoint, request, unmarked);
+        // Unknown fields are worth naming on a refusal too (a misspelt field is often why).
+        warnings = sent.warnings.filter((w) => !w.startsWith('omitted'));
         const problems = [...read.problems, ...sent.problems];
         if (problems.length) throw invalid(read.problems.length ? (sent.problems.length ? 'query and body' : 'query parameters') : 'body', problems);
         ({ query } = read);
@@ -266,12 +287,11 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       };
       const handler = effective[endpoint.name as EndpointName] as (c: Context<EndpointName>) => unknown;
       const answer = handler(context);
-      const warning = warnings.length ? { [WARNING_HEADER]: joinWarnings(warnings) } : undefined;
-      return { status: success.kind === 'ack' ? 202 : 200, body: answer, endpoint, ...(warning ? { headers: warning } : {}) };
+      return { status: success.kind === 'ack' ? 202 : 200, body: answer, endpoint, ...warned() };
     } catch (error) {
       if (error instanceof HttpError) {
         if (reference && endpoint && !mockErrorStatuses(endpoint).includes(error.status)) throw new Error(`mock bug: ${error.status} on ${endpoint.name}`);
-        return { status: error.status, body: renderError(error), endpoint };
+        return { status: error.status, body: renderError(error), endpoint, ...warned() };
       }
       throw error;
     }

@@ -28,7 +28,7 @@ const shown = (name: string): string => {
 const folded = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** The endpoint's field `name` most likely meant, if any is close (half of it or more the same). */
-function meant(name: string, fields: readonly string[]): string | undefined {
+export function meantField(name: string, fields: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 0.5;
   for (const field of fields) {
@@ -43,7 +43,7 @@ export function unknownFieldsWarning(sent: readonly string[], fields: readonly s
   const unknown = sent.filter((name) => !fields.includes(name));
   if (unknown.length === 0) return undefined;
   const named = unknown.slice(0, SHOWN_FIELDS).map((name) => {
-    const guess = meant(name, fields);
+    const guess = meantField(name, fields);
     return guess ? `${shown(name)} (did you mean ${guess}?)` : shown(name);
   });
   const more = unknown.length > SHOWN_FIELDS ? ` and ${unknown.length - SHOWN_FIELDS} more` : '';

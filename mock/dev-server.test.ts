@@ -104,6 +104,19 @@ describe('body fields the endpoint does not have', () => {
     expect(warningOf(answer)).toMatch(/omitted body field backup_id\b/);
   });
 
+  it('a refused request still names the misspelt field, whatever refused it (a 400, a 404)', async () => {
+    const req = validRequest(restore, tenant);
+    const { backup_id: id, ...rest } = req.body as Record<string, unknown>;
+    const strictReq = validRequest(restore, strictTenant);
+    const { backup_id: strictId, ...strictRest } = strictReq.body as Record<string, unknown>;
+    const refused = await send(strict.url, { ...strictReq, body: { ...strictRest, backupId: strictId } }, { apiKey: strictTenant.apiKey });
+    expectError(refused, restore, 400);
+    expect(warningOf(refused)).toContain('"backupId" (did you mean backup_id?)');
+    const unknownUser = await send(lenient.url, { ...req, body: { ...rest, backupId: id, notified_user_id: '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' } }, { apiKey: tenant.apiKey });
+    expect(unknownUser.status).toBe(404);
+    expect(warningOf(unknownUser)).toContain('"backupId" (did you mean backup_id?)');
+  });
+
   it('any extra field, whatever its name, is accepted as without it, and named in an ASCII warning', async () => {
     const arb = fc.tuple(fc.constantFrom(...withBody), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }));
     await fc.assert(
@@ -119,6 +132,22 @@ describe('body fields the endpoint does not have', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('a query parameter whose name the document does not show', () => {
+  const withQuery = api.endpoints.filter((e) => e.queryParams.some((p) => p.assumption));
+
+  it.each(withQuery.map((e) => [operation(e), e] as const))('%s: missing, the 400 names the assumption, not the document, and the parameter likely meant', async (_, endpoint) => {
+    const param = endpoint.queryParams.find((p) => p.assumption)!;
+    const path = fillPath(endpoint.path, { env_id: tenant.env.id });
+    const answer = await fetch(`${lenient.url}${path}?${param.name.slice(1)}=a@example.test`, { headers: { authorization: `Bearer ${lenient.fixtures.apiKey}` } });
+    const body = (await answer.json()) as { data?: { problems?: { path: string; problem: string }[] } };
+    expect(answer.status).toBe(400);
+    const problem = body.data?.problems?.find((p) => p.path === `?${param.name}`)?.problem ?? '';
+    expect(problem).toContain(param.assumption!);
+    expect(problem).not.toContain('the document marks it');
+    expect(problem).toContain(`did you mean ${param.name} for "${param.name.slice(1)}"?`);
   });
 });
 
