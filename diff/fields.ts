@@ -136,7 +136,8 @@ function uniquePairs<T>(gone: readonly T[], come: readonly T[], keyOf: (item: T)
 
 function renameEntry(site: FieldSite, from: string, to: string, type: ContractType): Change {
   const kind = isContainer(type) ? 'container-moved' : 'field-renamed';
-  const summary = isContainer(type) ? `container moved to ${codeSpan(to)}` : `field renamed ${codeSpan(to.slice(to.lastIndexOf('.') + 1))}`;
+  // Inferred from shapes alone (a field may have been dropped while an unrelated one of the same shape came): said so.
+  const summary = isContainer(type) ? `container moved to ${codeSpan(to)} (inferred)` : `field renamed ${codeSpan(to.slice(to.lastIndexOf('.') + 1))} (inferred)`;
   return change(kind, site, from, from, to, summary);
 }
 
