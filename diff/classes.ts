@@ -11,7 +11,9 @@
  * - **compatible**: additions that neither side must act on;
  * - **deprecated**: an endpoint deprecated, with the replacement named where the document names one;
  * - **knowledge**: what the document now states that it did not — an unknown resolved, an
- *   assumption confirmed or contradicted, a conflict resolved or introduced.
+ *   assumption confirmed or contradicted, a conflict resolved or introduced — and the readings
+ *   the model makes where it is silent (an assumption introduced or changed: not the document's
+ *   words, so the heading says so).
  *
  * Every case the issue lists is in the table as listed (a limit tightened is client-breaking in
  * both directions). Where it is silent we applied its two definitions ("may fail") by the

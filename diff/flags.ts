@@ -26,7 +26,7 @@ export const diffFlags: readonly string[] = [
   '--fail-on CLASS    exit 1 when there is a client-breaking or server-breaking change; any: either of them',
   '',
   'classes: client-breaking (existing client code may fail), server-breaking (a server that conformed may now',
-  'fail the suite), deprecated, knowledge (what the document now states that it did not), compatible',
+  'fail the suite), deprecated, knowledge (what the document now states that it did not, and the readings made where it is silent), compatible',
   '',
   'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',
   'a snapshot that cannot be read or is not valid (its shape, or parts that disagree: a key given twice, a',

@@ -11,7 +11,7 @@ const TITLES: Record<ChangeClass, string> = {
   'client-breaking': 'Client-breaking: existing client code may fail',
   'server-breaking': 'Server-breaking: a server that conformed may now fail the suite',
   deprecated: 'Deprecated',
-  knowledge: 'Knowledge: what the document now states that it did not',
+  knowledge: 'Knowledge: what the document now states that it did not, and the readings made where it is silent',
   compatible: 'Compatible',
 };
 

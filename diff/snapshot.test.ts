@@ -100,6 +100,14 @@ describe('parseSnapshot', () => {
     const upgraded = parseSnapshot(older);
     expect(upgraded.endpoints.map((e) => e.success.kind)).toEqual(today.endpoints.map((e) => e.success.kind));
     expect(diffContracts(upgraded, today)).toEqual([]);
+    // The first @2 snapshots had no errorTable: read, its cite marked as not recorded (a compatible change against today).
+    const earliest = edited((s) => {
+      s.format = 'hosted-site-contract/contract@2';
+      for (const e of s.endpoints) if (e.success.kind !== 'acknowledged') e.success.kind = 'plain';
+      delete (s as { errorTable?: unknown }).errorTable;
+    });
+    const changes = diffContracts(parseSnapshot(earliest), today);
+    expect(changes.map((c) => [c.kind, c.classes])).toEqual([['error-table-cite-changed', ['compatible']]]);
     // In @2, only the two kinds of its own: a @3 kind is not one of them.
     expect(() => parseSnapshot(edited((s) => (s.format = 'hosted-site-contract/contract@2')))).toThrow(/\.success\.kind: must be one of "acknowledged", "plain"/);
   });

@@ -164,6 +164,14 @@ function upgradeFrom2(s: Json): Json {
   return { ...s, format: CONTRACT_FORMAT, endpoints };
 }
 
+/**
+ * The first @2 snapshots did not yet record where the document lists the error statuses
+ * (`errorTable`): read them with that cite marked as not recorded, so a diff against a later
+ * snapshot says the cite was added (compatible) instead of refusing the older file.
+ */
+const NOT_RECORDED = { section: 'not recorded (an early contract@2 snapshot)', quote: 'not recorded' };
+const withErrorTable = (s: Json): Json => (s.errorTable === undefined ? { ...s, errorTable: NOT_RECORDED } : s);
+
 /** The deepest nesting of arrays and objects in `value`, walked without recursion; stops past `bound`. */
 function depthExceeds(value: unknown, bound: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
@@ -188,8 +196,9 @@ export function parseSnapshot(text: string): ContractSnapshot {
   if (depthExceeds(value, MAX_SNAPSHOT_DEPTH)) throw new SnapshotError(`nested deeper than ${MAX_SNAPSHOT_DEPTH} levels`);
   const s = object(value, 'the snapshot');
   if (s.format === FORMAT_2) {
-    snapshotShape(['plain'])(s, '');
-    return checked(upgradeFrom2(s));
+    const complete = withErrorTable(s);
+    snapshotShape(['plain'])(complete, '');
+    return checked(upgradeFrom2(complete));
   }
   if (typeof s.format === 'string' && s.format.startsWith('hosted-site-contract/contract@')) {
     const why = `found ${JSON.stringify(s.format)}; this version reads ${JSON.stringify(CONTRACT_FORMAT)} and ${JSON.stringify(FORMAT_2)} only (compare from a ref or file that holds one of them)`;
