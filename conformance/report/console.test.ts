@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { coverageOf, pairKey } from '../coverage.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 import type { Progress } from '../runner.ts';
+import { api } from '../../spec/api.ts';
 import { createProgress, finalLine, renderConsole } from './console.ts';
 
 const failure = (n: number, curl = `curl -sS http://h/v2/validate -H "x: ${n}"`): Failure => ({
@@ -125,6 +126,11 @@ describe('the closing line', () => {
 
   it('states nothing more than the totals when every check ran', () => {
     expect(finalLine(rowsReport([], 293))).toMatch(/^✓ conforms: 293 passed, 0 failed, 0 skipped, 0 warnings — /);
+  });
+
+  it('under --only, says which rules it judged of the document’s, even when nothing was skipped', () => {
+    const narrowed = rowsReport([], 27, { options: { only: ['AUTH-401'] } });
+    expect(finalLine(narrowed)).toMatch(new RegExp(`^✓ conforms: 27 passed, 0 failed, 0 skipped, 0 warnings — only 1 of ${api.rules.length} rules judged \\(--only AUTH-401\\) — `));
   });
 
   it('says one of a thing in the singular, wherever it counts', () => {

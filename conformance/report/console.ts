@@ -5,6 +5,7 @@
  * the response, the seed and a curl line; then a table of rules by outcome, the notes, and one
  * closing line.
  */
+import { api } from '../../spec/api.ts';
 import { count } from '../checks/values.ts';
 import { reasonGroups } from '../coverage.ts';
 import type { Progress } from '../runner.ts';
@@ -194,13 +195,16 @@ export function finalLine(report: Report, style: ConsoleStyle = { color: false }
   const { checked, total } = report.coverage;
   const reasons = report.coverage.skipped.map((g) => `${printable(g.reason)} (${g.count})`).join(', ');
   const warnings = count(s.warnings, 'warning');
+  // --only narrows the run to some rules: the line says which share of the document's it judged.
+  const only = Array.isArray(report.options.only) ? (report.options.only as string[]) : undefined;
   const ofTotal = `of ${count(total, 'check')}`;
+  const tailed = `${only ? `only ${only.length} of ${api.rules.length} rules judged (--only ${only.join(',')}) — ` : ''}${tail}`;
   // Rows judged with some of their probes not sent: a ✓ says so too.
   const inPart = judgedInPart(report).length;
   const partly = inPart ? `, ${inPart} judged in part` : '';
   if (report.ok) {
-    if (!s.skipped) return `${green(style, '✓ conforms')}: ${s.passed} passed${partly}, ${s.failed} failed, 0 skipped, ${warnings} — ${tail}`;
-    return `${green(style, '✓ conforms')} on ${checked} ${ofTotal}${partly} — ${s.skipped} skipped: ${reasons}; ${warnings} — ${tail}`;
+    if (!s.skipped) return `${green(style, '✓ conforms')}: ${s.passed} passed${partly}, ${s.failed} failed, 0 skipped, ${warnings} — ${tailed}`;
+    return `${green(style, '✓ conforms')} on ${checked} ${ofTotal}${partly} — ${s.skipped} skipped: ${reasons}; ${warnings} — ${tailed}`;
   }
   const failOnSkip = report.options.failOnSkip === true && s.skipped > 0;
   const why = [
@@ -209,7 +213,7 @@ export function finalLine(report: Report, style: ConsoleStyle = { color: false }
   ];
   const counts = `${s.passed} passed${partly}, ${s.failed} failed, ${s.skipped ? '' : '0 skipped, '}${warnings}`;
   const skips = s.skipped ? `; ${failOnSkip ? '' : `${s.skipped} `}skipped: ${reasons}` : '';
-  return `${red(style, '✗ does not conform')}: ${why.join(', and ') || 'see the failures above'} — ${counts}${skips} — ${tail}`;
+  return `${red(style, '✗ does not conform')}: ${why.join(', and ') || 'see the failures above'} — ${counts}${skips} — ${tailed}`;
 }
 
 export function renderConsole(report: Report, style: ConsoleStyle = { color: false }): string {
