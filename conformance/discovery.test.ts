@@ -59,6 +59,18 @@ describe('discover against the mock', () => {
     );
     await expect(discover({ baseUrl: 'http://127.0.0.1:1/v2', apiKey: 'k', siteId: mock.fixtures.siteId, send })).rejects.toThrow(DiscoveryError);
   });
+
+  it('a 404 on /validate: the wrong base URL when the body is no error of the document, the key’s data when it is (CONFLICT-VALIDATE-404)', async () => {
+    const answering = (body: string, type: string): Send => async (probe) => ({
+      probe,
+      response: { status: 404, headers: { 'content-type': type }, text: body, ...(type.includes('json') ? { json: JSON.parse(body) } : {}), ms: 1 },
+      throttled: 0,
+    });
+    const html = answering('<html>Not Found</html>', 'text/html');
+    const documented = answering('{"message":"Could not find data","status":404}', 'application/json');
+    await expect(discover({ baseUrl: 'http://x/v3', apiKey: 'k', siteId: mock.fixtures.siteId, send: html })).rejects.toThrow(/nothing answers at http:\/\/x\/v3\/validate; check --base-url/);
+    await expect(discover({ baseUrl: 'http://x/v2', apiKey: 'k', siteId: mock.fixtures.siteId, send: documented })).rejects.toThrow(/key's data was not found \(CONFLICT-VALIDATE-404\)/);
+  });
 });
 
 describe('discover against the mock in other layouts', () => {

@@ -110,7 +110,14 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const validated = validate.response!;
   if (validated.status === 401) throw new DiscoveryError(`the API key was refused: GET /validate answered ${describe(validate)}`);
   if (validated.status === 404) {
-    throw new DiscoveryError(`GET /validate answered ${describe(validate)}: nothing answers at ${input.baseUrl}/validate; check --base-url (the API's base, the path before /validate, ending in /v2)`);
+    // A document error body (a `message`) means the API is there and refused this key's data (the
+    // reading side of CONFLICT-VALIDATE-404); anything else, that the path names no endpoint.
+    const errorBody = typeof at(validated.json, 'message') === 'string';
+    throw new DiscoveryError(
+      errorBody
+        ? `GET /validate answered ${describe(validate)}: an error body of the document's shape, so the base URL looks right but the key's data was not found (CONFLICT-VALIDATE-404); check the key, and --base-url`
+        : `GET /validate answered ${describe(validate)}: nothing answers at ${input.baseUrl}/validate; check --base-url (the API's base, the path before /validate, ending in /v2)`,
+    );
   }
   if (validated.status >= 300 && validated.status < 400) throw new DiscoveryError(`GET /validate answered ${describe(validate)}`);
   let companyId = is2xx(validated) ? str(at(validated.json, 'company')) : undefined;
