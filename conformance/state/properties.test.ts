@@ -8,6 +8,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock/server.ts';
 import type { Variant } from '../../mock/variant.ts';
+import type { DomainState, Store } from '../../mock/store.ts';
+import type { UpdateDnsRecordsRequest } from '../../generated/types.ts';
 import { HttpError } from '../../mock/errors.ts';
 import { layoutNamed, type Layout } from '../../mock/layouts.ts';
 import { stateFaults } from '../../mock/variants/faults-state.ts';
@@ -435,9 +437,9 @@ describe('DNS: records the suite never named, and what probes leave behind', () 
 });
 
 describe('DNS: damage earlier probes did shows in a full run (probes, then the property)', () => {
-  /** Every update also trims the domain's other records to one value, sparing records whose name marks them as the suite's scratch. */
-  const trimsOwners: Variant = {
-    name: 'trims-owner-records',
+  /** A fault whose DNS update applies the update, then `after` on the same domain. */
+  const dnsFault = (name: string, after: (store: Store, domain: DomainState, body: UpdateDnsRecordsRequest) => void): Variant => ({
+    name,
     kind: 'fault',
     description: '',
     hooks: {
@@ -445,14 +447,19 @@ describe('DNS: damage earlier probes did shows in a full run (probes, then the p
         updateDnsRecords: (context) => {
           const domain = context.store.domain(context.company.id, context.params.domain_id)!;
           context.store.updateDnsRecords(domain, context.body);
-          for (const other of domain.dnsRecords.filter((r) => !/^hsc-probe-/.test(r.name) && r.resource_records.length > 1)) {
-            context.store.updateDnsRecords(domain, { type: other.type, name: other.name, removed_resource_records: other.resource_records.slice(1) });
-          }
+          after(context.store, domain, context.body);
           return context.acknowledge(domain.id, context.body);
         },
       },
     },
-  };
+  });
+
+  /** Every update also trims the domain's other records to one value, sparing records whose name marks them as the suite's scratch. */
+  const trimsOwners = dnsFault('trims-owner-records', (store, domain) => {
+    for (const other of domain.dnsRecords.filter((r) => !/^hsc-probe-/.test(r.name) && r.resource_records.length > 1)) {
+      store.updateDnsRecords(domain, { type: other.type, name: other.name, removed_resource_records: other.resource_records.slice(1) });
+    }
+  });
 
   /**
    * Each update that names `trigger.name` (one of INPUT-ACCEPT's, set once the probes are known)
@@ -461,22 +468,10 @@ describe('DNS: damage earlier probes did shows in a full run (probes, then the p
    */
   const trigger = { name: '' };
   let leaked = 0;
-  const leaksOnOne: Variant = {
-    name: 'leaks-on-one-update',
-    kind: 'fault',
-    description: '',
-    hooks: {
-      handlers: {
-        updateDnsRecords: (context) => {
-          const domain = context.store.domain(context.company.id, context.params.domain_id)!;
-          context.store.updateDnsRecords(domain, context.body);
-          const apex = domain.dnsRecords.find((r) => r.type === 'A' && !/^hsc-probe-/.test(r.name))!;
-          if (context.body.name === trigger.name) context.store.updateDnsRecords(domain, { type: 'A', name: apex.name, new_resource_records: [{ value: `203.0.113.${++leaked}` }] });
-          return context.acknowledge(domain.id, context.body);
-        },
-      },
-    },
-  };
+  const leaksOnOne = dnsFault('leaks-on-one-update', (store, domain, body) => {
+    const apex = domain.dnsRecords.find((r) => r.type === 'A' && !/^hsc-probe-/.test(r.name))!;
+    if (body.name === trigger.name) store.updateDnsRecords(domain, { type: 'A', name: apex.name, new_resource_records: [{ value: `203.0.113.${++leaked}` }] });
+  });
 
   const fullRun = async (variant: Variant | undefined) => {
     const mock = await startMock({ port: 0, ...(variant ? { variant } : {}) });
