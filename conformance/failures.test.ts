@@ -72,6 +72,37 @@ const rawOf = (f: Recorded, order: number): RawFailure => ({
 /** The symptom, computed here from what the test made: severity, operation, rules, status. */
 const symptom = (f: Recorded) => `${f.warning} ${f.operation} ${f.rules.join('+')} ${f.status}`;
 
+describe('FailureLog: failures with no answer', () => {
+  const unanswered = (rule: RuleId, operation: string, kind: 'timeout' | 'reset', order: number): RawFailure => ({
+    rule,
+    operation,
+    verdict: { title: `no answer: ${kind}`, message: '' },
+    probe: String(order),
+    exchange: { ...exchangeWith(200), response: undefined, failure: { kind, message: kind, ms: 1 } } as Exchange,
+  });
+
+  it('are one distinct failure per operation and kind, whichever rules’ probes met them, naming every such rule; rows and violations still agree', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ rule: fc.constantFrom(...RULES), operation: fc.constantFrom(...OPS), kind: fc.constantFrom('timeout' as const, 'reset' as const) }), { minLength: 1, maxLength: 40 }), (found) => {
+        const log = new FailureLog(10, (f) => f);
+        found.forEach((f, order) => log.record(order, unanswered(f.rule, f.operation, f.kind, order)));
+        const symptoms = new Map<string, Set<RuleId>>();
+        for (const f of found) symptoms.set(`${f.operation} ${f.kind}`, new Set([...(symptoms.get(`${f.operation} ${f.kind}`) ?? []), f.rule]));
+        expect(log.distinct).toBe(symptoms.size);
+        expect(log.violations).toBe([...symptoms.values()].reduce((n, rules) => n + rules.size, 0));
+        for (const g of log.listed()) {
+          const key = `${g.failure.operation} ${g.failure.exchange!.failure!.kind}`;
+          expect([...rulesOf(g.failure)].sort()).toEqual([...symptoms.get(key)!].sort());
+          expect(g.failure.rule).toBe(ruleIds.find((id) => symptoms.get(key)!.has(id)));
+        }
+        let rows = 0;
+        for (const rule of RULES) for (const op of OPS) rows += log.row(rule, op)?.failures ?? 0;
+        expect(rows).toBe(log.violations);
+      }),
+    );
+  });
+});
+
 describe('FailureLog', () => {
   it('one distinct failure per symptom, with its occurrences, its first in probe order and the next few as examples; at most `cap` listed per (rule, operation, severity), all counted', () => {
     fc.assert(

@@ -56,10 +56,28 @@ export const answerOf = (exchange: Exchange | undefined): string =>
 
 const severityOf = (f: RawFailure): 'error' | 'warning' => f.verdict.severity ?? 'error';
 
+/**
+ * A failure with no answer at all: whichever rule's probe met it, the symptom is the transport's
+ * (a hang, a reset), so the rules whose probes met it on one operation are one failure together.
+ */
+const unanswered = (f: RawFailure): boolean => f.symptom === undefined && f.exchange !== undefined && !f.exchange.response && f.exchange.failure !== undefined;
+
+/** How a reported failure came to break several rules: one exchange, or no answer to the probes of each. */
+export const rulesTogether = (f: { readonly rules: readonly string[]; readonly transport?: unknown; readonly occurrences: number }): string =>
+  f.transport !== undefined && f.occurrences > 1
+    ? `no answer to probes of ${f.rules.length} rules: one symptom`
+    : `one exchange, ${f.rules.length} rules broken`;
+
 /** The symptom a failure shows: failures with the same one are one distinct failure. */
-export const symptomKey = (f: RawFailure): string => JSON.stringify([severityOf(f), f.operation, rulesOf(f), f.symptom ?? answerOf(f.exchange)]);
+export const symptomKey = (f: RawFailure): string =>
+  JSON.stringify([severityOf(f), f.operation, unanswered(f) ? 'any rule' : rulesOf(f), f.symptom ?? answerOf(f.exchange)]);
 
 const ruleOrder = new Map(api.rules.map((r, i) => [r.id, i]));
+const inRuleOrder = (rules: readonly RuleId[]): RuleId[] => [...rules].sort((a, b) => (ruleOrder.get(a) ?? Infinity) - (ruleOrder.get(b) ?? Infinity));
+
+/** A group's first failure, naming every rule the group broke (more than its own for a failure with no answer). */
+const withRules = (failure: RawFailure, rules: readonly RuleId[]): RawFailure =>
+  rules.length === rulesOf(failure).length ? failure : { ...failure, rule: rules[0]!, rules };
 
 /**
  * The error verdicts one exchange drew, as one failure: rules in the model's order, the first
@@ -85,7 +103,8 @@ interface Kept {
 }
 
 interface Group {
-  readonly rules: readonly RuleId[];
+  /** The rules broken, in the model's order; grows for a failure with no answer as more rules' probes meet it. */
+  rules: readonly RuleId[];
   readonly operation: string;
   readonly severity: 'error' | 'warning';
   occurrences: number;
@@ -149,6 +168,11 @@ export class FailureLog {
       this.#groups.set(key, group);
       if (group.severity === 'error') [this.#distinct, this.#violations] = [this.#distinct + 1, this.#violations + group.rules.length];
     }
+    const added = rulesOf(failure).filter((rule) => !group.rules.includes(rule));
+    if (added.length) {
+      group.rules = inRuleOrder([...group.rules, ...added]);
+      if (group.severity === 'error') this.#violations += added.length;
+    }
     if (group.severity === 'error') this.#occurrences++;
     const seq = this.#seq++;
     group.occurrences++;
@@ -170,7 +194,7 @@ export class FailureLog {
     return [...this.#groups.values()]
       .filter((g) => g.listedIn > 0 && g.kept[0])
       .sort((a, b) => a.first - b.first || a.firstSeq - b.firstSeq)
-      .map((g) => ({ failure: g.kept[0]!.failure, occurrences: g.occurrences, examples: g.kept.slice(1).map((k) => k.failure) }));
+      .map((g) => ({ failure: withRules(g.kept[0]!.failure, g.rules), occurrences: g.occurrences, examples: g.kept.slice(1).map((k) => k.failure) }));
   }
 
   /**

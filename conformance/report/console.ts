@@ -8,6 +8,7 @@
 import { api } from '../../spec/api.ts';
 import { count } from '../checks/values.ts';
 import { reasonGroups } from '../coverage.ts';
+import { rulesTogether } from '../failures.ts';
 import type { Progress } from '../runner.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
@@ -37,7 +38,7 @@ const printable = (text: string) =>
 function failureBlock(f: Failure, style: ConsoleStyle): string[] {
   const mark = f.severity === 'warning' ? yellow(style, '!') : red(style, '✗');
   const lines = [`  ${mark} ${bold(style, printable(f.title))}`];
-  if (f.rules.length > 1) lines.push(`    rules:    ${f.rules.join(', ')} (one exchange, ${f.rules.length} rules broken)`);
+  if (f.rules.length > 1) lines.push(`    rules:    ${f.rules.join(', ')} (${rulesTogether(f)})`);
   // A failure of several rules gives one reason per line (see mergeVerdicts).
   const why = f.rules.length > 1 ? f.message.split('\n') : [f.message];
   lines.push(`    probe:    ${printable(f.probe)}`, ...occurrenceLines(f), ...why.map((line, i) => `    ${i ? '          ' : 'why:      '}${printable(line)}`));

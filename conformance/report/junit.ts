@@ -12,6 +12,7 @@
  * `junit-xsd.test.ts`), which CI tools hold JUnit files to.
  */
 import { count } from '../checks/values.ts';
+import { rulesTogether } from '../failures.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
 /** Text safe in XML 1.0 content and attribute values. */
@@ -35,7 +36,7 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 function details(f: Failure): string {
   const lines = [
     `${f.title}`,
-    ...(f.rules.length > 1 ? [`rules: ${f.rules.join(', ')} (one exchange, ${f.rules.length} rules broken)`] : []),
+    ...(f.rules.length > 1 ? [`rules: ${f.rules.join(', ')} (${rulesTogether(f)})`] : []),
     `probe: ${f.probe}`,
     ...(f.occurrences > 1 ? [`seen ${f.occurrences} times, the same symptom; also in: ${[...(f.examples ?? []).map((e) => e.probe), ...(f.occurrences - 1 > (f.examples?.length ?? 0) ? [`and ${f.occurrences - 1 - (f.examples?.length ?? 0)} more`] : [])].join('; ')}`] : []),
     f.message,
