@@ -266,7 +266,10 @@ export class Sanitizer {
         if (owner.kind === 'key') owners[at] = owner;
         const known = patterns[at]!;
         const extent = Math.max(known.extent ?? known.text.length, pattern.extent ?? pattern.text.length);
-        patterns[at] = { text: pattern.text, minAccept: Math.min(known.minAccept, pattern.minAccept), ...(extent > pattern.text.length ? { extent } : {}) };
+        // The assumed rests of two cut forms with the same head: either may follow it.
+        const rests = [known.rest, pattern.rest].filter((r): r is Uint8Array => r !== undefined);
+        const rest = rests.length === 2 ? rests[0]!.map((bits, i) => bits | rests[1]![i]!) : rests[0];
+        patterns[at] = { text: pattern.text, minAccept: Math.min(known.minAccept, pattern.minAccept), ...(extent > pattern.text.length ? { extent, ...(rest ? { rest } : {}) } : {}) };
         return;
       }
       index.set(pattern.text, patterns.length);
