@@ -106,8 +106,10 @@ function isJsonContentType(header: string | string[] | undefined): boolean {
 interface ReadBody {
   readonly body: unknown;
   readonly problems: readonly Problem[];
-  /** Unmarked fields (UNK-BODY-MARKING) omitted, fields the endpoint does not have: accepted, with a warning. */
-  readonly warnings: readonly string[];
+  /** Unmarked fields (UNK-BODY-MARKING) omitted: accepted, with this warning. */
+  readonly omitted?: string;
+  /** Fields the endpoint does not have: ignored, with this warning (on a refusal too: a misspelling is often why). */
+  readonly unknown?: string;
 }
 
 /**
@@ -116,7 +118,7 @@ interface ReadBody {
  * 400 in the mock).
  */
 function readBody(endpoint: Endpoint, request: MockRequest, unmarked: UnmarkedFields): ReadBody {
-  if (!endpoint.body) return { body: undefined, problems: [], warnings: [] }; // endpoints without a body ignore whatever was sent
+  if (!endpoint.body) return { body: undefined, problems: [] }; // endpoints without a body ignore whatever was sent
   if (request.tooLarge) throw badRequest(`body larger than ${MAX_BODY_BYTES} bytes`);
   if (!isJsonContentType(request.headers['content-type'])) throw badRequest('the body must be application/json');
   const watched = watchesUnmarkedFields(endpoint.effect);
@@ -138,11 +140,8 @@ function readBody(endpoint: Endpoint, request: MockRequest, unmarked: UnmarkedFi
   if (endpoint.name === 'updateDnsRecords' && typeof recordName === 'string' && !formatRegex.hostname.test(recordName)) {
     problems.push({ path: '/name', problem: 'must be a host name' });
   }
-  const warnings = [
-    ...(unmarked === 'optional' && absent.length ? [omittedFieldsWarning(absent)] : []),
-    ...[unknownFieldsWarning(Object.keys(parsed), endpoint.body.map((f) => f.name))].filter((w): w is string => w !== undefined),
-  ];
-  return { body: parsed, problems, warnings };
+  const unknown = unknownFieldsWarning(Object.keys(parsed), endpoint.body.map((f) => f.name));
+  return { body: parsed, problems, ...(unmarked === 'optional' && absent.length ? { omitted: omittedFieldsWarning(absent) } : {}), ...(unknown ? { unknown } : {}) };
 }
 
 /** The response header that carries the mock's warnings to client authors. */
@@ -252,12 +251,12 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       try {
         const read = readQuery(endpoint, url.searchParams);
         const sent = readBody(endpoint, request, unmarked);
-        // Unknown fields are worth naming on a refusal too (a misspelt field is often why).
-        warnings = sent.warnings.filter((w) => !w.startsWith('omitted'));
+        warnings = sent.unknown ? [sent.unknown] : [];
         const problems = [...read.problems, ...sent.problems];
         if (problems.length) throw invalid(read.problems.length ? (sent.problems.length ? 'query and body' : 'query parameters') : 'body', problems);
         ({ query } = read);
-        ({ body, warnings } = sent);
+        body = sent.body;
+        warnings = [sent.omitted, sent.unknown].filter((w): w is string => w !== undefined);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         refusal = error;
