@@ -50,10 +50,9 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
   const options = parseConformArgs(args, io.env);
   if (options.live) sanitizer.add(keySecret(options.live.apiKey, 'HSC_API_KEY'));
   if (options.other) sanitizer.add(keySecret(options.other.apiKey, 'HSC_OTHER_API_KEY'));
-  // The embedded mock starts while the suite's modules load.
-  const starting = options.live ? undefined : startEmbedded(options);
-  starting?.catch(() => {}); // awaited below; a failure to start is reported there
   const suite = io.suite ?? (await import('./suite.ts')).defaultSuite;
+  const starting = options.live ? undefined : startEmbedded(options);
+  starting?.catch(() => {}); // awaited in the try below, whose finally closes it
   // Progress lines are counts only: the matcher as last built will do (no rebuild per line).
   const progress = createProgress(sanitizer.writer(io.stderr, { allowStale: true }));
   const send = createTransport({
