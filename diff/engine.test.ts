@@ -133,6 +133,19 @@ const unnamedEndpoints = api.endpoints.filter(
 
 // ---- The edits -------------------------------------------------------------------------------
 
+/** A string field among `places` given a lower maximum length; its inverse (loosening) is reported as `inverse`. */
+const tightenLimit = (places: readonly FieldPlace[], inverse: readonly ChangeClass[]): fc.Arbitrary<Edit> =>
+  fc.tuple(fc.constantFrom(...places.filter((p) => typeOf(p).kind === 'string')), fc.integer({ min: 1, max: 4000 })).map(([place, by]) => ({
+    what: `tighten ${place.subject} by ${by}`,
+    apply: (m: Model) => {
+      const t = fieldAt(m, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
+      t.maxLength = (t.maxLength ?? 10_000) - by;
+    },
+    forward: [CLIENT, SERVER],
+    inverse,
+    subject: place.subject,
+  }));
+
 const editArbs: Record<string, fc.Arbitrary<Edit>> = {
   // "an endpoint or response field removed" (client); its return: "a new required response field" (server).
   'remove a response field': fc.constantFrom(...responsePlaces.filter((p) => fieldAt(draft(), p).presence === 'documented')).map((place) => ({
@@ -200,28 +213,10 @@ const editArbs: Record<string, fc.Arbitrary<Edit>> = {
   })),
   // "a limit tightened" (client); LIMIT probes expect the new refusal (server). Loosened: the suite sends
   // what the old limit refused as valid (server).
-  'tighten a limit': fc.tuple(fc.constantFrom(...requestPlaces.filter((p) => typeOf(p).kind === 'string')), fc.integer({ min: 1, max: 4000 })).map(([place, by]) => ({
-    what: `tighten ${place.subject} by ${by}`,
-    apply: (m: Model) => {
-      const t = fieldAt(m, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
-      t.maxLength = (t.maxLength ?? 10_000) - by;
-    },
-    forward: [CLIENT, SERVER],
-    inverse: [SERVER],
-    subject: place.subject,
-  })),
+  'tighten a limit': tightenLimit(requestPlaces, [SERVER]),
   // "a limit tightened" (client, unconditionally); a response: a server sending longer values now fails (server).
   // Loosened: a client may meet longer values (client).
-  'tighten a response limit': fc.tuple(fc.constantFrom(...responsePlaces.filter((p) => typeOf(p).kind === 'string')), fc.integer({ min: 1, max: 4000 })).map(([place, by]) => ({
-    what: `tighten ${place.subject} by ${by}`,
-    apply: (m: Model) => {
-      const t = fieldAt(m, place).type as Draft<Extract<FieldType, { kind: 'string' }>>;
-      t.maxLength = (t.maxLength ?? 10_000) - by;
-    },
-    forward: [CLIENT, SERVER],
-    inverse: [CLIENT],
-    subject: place.subject,
-  })),
+  'tighten a response limit': tightenLimit(responsePlaces, [CLIENT]),
   // A closed request set grown, no new value shown: wider for clients (no old client fails); the suite may
   // send what the old set refused (server). Shrunk: a client may send a value now refused (client), and the
   // suite expects the refusal (server).

@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
 import { contractOf } from '../spec/contract.ts';
 import { readSections, tableRows, documentPath } from '../spec/document.ts';
-import type { Cite } from '../spec/model.ts';
-import { operation } from '../spec/queries.ts';
+import { citesOf, operation, quotePieces } from '../spec/queries.ts';
 import { diffContracts } from './engine.ts';
 import { NEXT_SPEC_VERSION, nextVersion } from './fixtures/next-version/model.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -38,19 +37,10 @@ describe('the fictitious next version', () => {
 
   it('quotes only words the fictitious document holds', () => {
     const text = squash(nextDocument);
-    const cites: Cite[] = [
-      next.auth.cite,
-      ...next.resources.map((r) => r.cite),
-      ...next.endpoints.flatMap((e) => [e.cite, ...(e.deprecated ? [e.deprecated.cite] : [])]),
-      ...next.rules.map((r) => r.cite),
-      ...next.unknowns.map((u) => u.cite),
-      ...next.assumptions.map((a) => a.cite),
-      ...next.conflicts.flatMap((c) => [c.letter.cite, c.reading.cite]),
-    ];
-    for (const cite of cites) {
+    for (const cite of citesOf(next)) {
       expect(sections.some((s) => s.path === cite.section), cite.section).toBe(true);
-      // As spec/api.test.ts reads them: a quote may elide with "..." / "(...)".
-      for (const piece of (cite.quote ?? '').split(/\s*\(?\.\.\.\)?\s*/).filter(Boolean)) expect(text, piece).toContain(squash(piece));
+      // As spec/api.test.ts reads them (quotePieces: a quote may elide with "..." / "(...)").
+      for (const piece of quotePieces(cite.quote)) expect(text, piece).toContain(squash(piece));
     }
     // The quotes the edits changed, and only the new document's words: not the old ones.
     expect(text).not.toContain('max length 5000');

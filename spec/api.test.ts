@@ -7,7 +7,7 @@ import { api } from './api.ts';
 import { codeSpans, readSections, tableRows } from './document.ts';
 import type { Endpoint, Field, FieldType, ResourceName } from './model.ts';
 import { formats } from './formats.ts';
-import { holdsEpochMs, operation, readOf, resource } from './queries.ts';
+import { citesOf, holdsEpochMs, operation, quotePieces, readOf, resource } from './queries.ts';
 
 const sections = readSections();
 const section = (path: string) => {
@@ -274,21 +274,12 @@ describe('request and response shapes of the endpoint tables', () => {
 });
 
 describe('citations', () => {
-  const cites = [
-    api.auth.cite,
-    ...api.resources.map((r) => r.cite),
-    ...api.endpoints.flatMap((e) => [e.cite, ...(e.deprecated ? [e.deprecated.cite] : [])]),
-    ...api.rules.map((r) => r.cite),
-    ...api.unknowns.map((u) => u.cite),
-    ...api.assumptions.map((a) => a.cite),
-    ...api.conflicts.flatMap((c) => [c.letter.cite, c.reading.cite]),
-    ...Object.values(formats).map((f) => f.cite),
-  ];
+  const cites = [...citesOf(api), ...Object.values(formats).map((f) => f.cite)];
 
   it.each(cites.map((c) => [c.section, c] as const))('%s is a section of the document, quoting its words', (_, cite) => {
     expect(sections.map((s) => s.path)).toContain(cite.section);
     // A quote may elide with "..." / "(...)"; each remaining piece is verbatim.
-    for (const piece of (cite.quote ?? '').split(/\s*\(?\.\.\.\)?\s*/).filter(Boolean)) {
+    for (const piece of quotePieces(cite.quote)) {
       expect(documentText.includes(squash(piece)), `quote not in the document: ${piece}`).toBe(true);
     }
   });

@@ -1,7 +1,7 @@
 /** Facts derived from the model, so every consumer derives them the same way. */
 import { api } from './api.ts';
 import { formats } from './formats.ts';
-import type { Conflict, Endpoint, ErrorStatus, Field, FieldType, OperationKind, Resource, ResourceName, Rule } from './model.ts';
+import type { Api, Cite, Conflict, Endpoint, ErrorStatus, Field, FieldType, OperationKind, Resource, ResourceName, Rule } from './model.ts';
 
 /** `METHOD /path/template`, exactly as the document writes it: the name reports use. */
 export const operation = (e: Endpoint): string => `${e.method} ${e.path}`;
@@ -181,3 +181,17 @@ function locate(type: FieldType, name: ResourceName, path: readonly string[]): {
   }
   return undefined;
 }
+
+/** Every citation a model makes of its document: what the tests hold against the document's text. */
+export const citesOf = (model: Api): Cite[] => [
+  model.auth.cite,
+  ...model.resources.map((r) => r.cite),
+  ...model.endpoints.flatMap((e) => [e.cite, ...(e.deprecated ? [e.deprecated.cite] : [])]),
+  ...model.rules.map((r) => r.cite),
+  ...model.unknowns.map((u) => u.cite),
+  ...model.assumptions.map((a) => a.cite),
+  ...model.conflicts.flatMap((c) => [c.letter.cite, c.reading.cite]),
+];
+
+/** The verbatim pieces of a quote, which may elide with "..." or "(...)". */
+export const quotePieces = (quote: string | undefined): string[] => (quote ?? '').split(/\s*\(?\.\.\.\)?\s*/).filter(Boolean);
