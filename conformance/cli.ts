@@ -5,7 +5,7 @@
  * (or was skipped, with `--fail-on-skip`), 2 bad usage or a target the suite cannot use (one
  * line, no stack trace). Every byte it writes, to a stream or a file, passes the one sanitizer.
  */
-import { writeFile } from 'node:fs/promises';
+import { writeReportFile } from '../bin/report-file.ts';
 import { SetupError, UsageError } from '../bin/command.ts';
 import { startMock, type MockFixtures } from '../mock/server.ts';
 import { LETTER_VARIANT } from '../mock/variants/conformant.ts';
@@ -219,7 +219,7 @@ async function writeReports(
     }
     if (typeof d.to === 'object') {
       try {
-        await writeFile(d.to.file, out.sanitizer.text(text)); // a file passes the sanitizer as a stream does
+        await writeReportFile(d.to.file, out.sanitizer.text(text)); // a file passes the sanitizer as a stream does; 0600, never through a link
         out.stderr.write(`${PREFIX}: ${d.reporter} report written to ${d.to.file}\n`);
       } catch (error) {
         out.stderr.write(`${PREFIX}: cannot write the ${d.reporter} report to ${d.to.file}: ${out.sanitizer.message(error)}\n`);

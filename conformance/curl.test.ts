@@ -109,10 +109,12 @@ describe('curlFor', () => {
   it('a line the sanitizer would still change is withheld: hiding a secret inside shell quoting could end a quote early', () => {
     // A hostile target serves a record name with a quote, and a "password" equal to how the
     // line quotes it: hiding the password in the finished line would leave `'Y;touch …` unquoted.
-    const request: ProbeRequest = { method: 'PUT', url: `${base}/domains/d/dns-records`, headers: {}, body: JSON.stringify({ name: "zz'Y;touch /tmp/pwned;#.example.com" }) };
-    const hostile = secrets.with([fieldSecret("zz'\\'", 'sftp_password')]);
-    expect(curlFor(request, secrets)).toContain("zz'\\''Y;touch"); // quoted as usual without it
+    const request: ProbeRequest = { method: 'PUT', url: `${base}/domains/d/dns-records`, headers: {}, body: JSON.stringify({ name: "zzzzzzzz'Y;touch /tmp/pwned;#.example.com" }) };
+    const hostile = secrets.with([fieldSecret("zzzzzzzz'\\'", 'sftp_password')]);
+    expect(curlFor(request, secrets)).toContain("zzzzzzzz'\\''Y;touch"); // quoted as usual without it
     expect(curlFor(request, hostile)).toBe(CURL_WITHHELD);
+    // One too short to be searched for is never replaced inside the line: it stays quoted as usual.
+    expect(curlFor(request, secrets.with([fieldSecret("zz'\\'", 'sftp_password')]))).toContain("zzzzzzzz'\\''Y;touch");
   });
 
   it('a secret in a form the shell cannot rebuild becomes the marker', () => {

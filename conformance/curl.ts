@@ -7,6 +7,7 @@
  * when it holds control characters), so no shell expands it.
  */
 import type { Sanitizer, Secret } from '../sanitize/sanitizer.ts';
+import { mergeRanges } from '../sanitize/scan.ts';
 import type { ProbeRequest } from './types.ts';
 
 /** A piece of one shell word: text to quote, or shell syntax to keep as it is. */
@@ -36,7 +37,8 @@ function parts(value: string, sanitizer: Sanitizer | undefined): Part[] {
   if (!sanitizer) return [{ text: value }];
   const out: Part[] = [];
   let from = 0;
-  for (const span of sanitizer.spans(value)) {
+  // Text search for the secrets it can find, and every secret where it stands whole (a short key too).
+  for (const span of mergeRanges([...sanitizer.spans(value), ...sanitizer.structuralSpans(value)])) {
     if (span.start > from) out.push({ text: value.slice(from, span.start) });
     const found = value.slice(span.start, span.end);
     const shell = shellFor(found, span.secret);

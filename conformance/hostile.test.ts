@@ -12,7 +12,7 @@ import { rm } from 'node:fs/promises';
 import { describe, it, vi } from 'vitest';
 import { phpJsonEncode } from '../sanitize/echo-forms.ts';
 import { runConformCli, type CliRun } from './hostile/cli-run.ts';
-import { behaviours, injectionMarker, startHostile, type Behaviour, type Scope } from './hostile/servers.ts';
+import { behaviours, DECOY_PASSWORD, ECHO_FORMS, injectionMarker, ONE_SCOPE, SERVED_LAYOUTS, startHostile, type Behaviour, type Scope } from './hostile/servers.ts';
 
 /** A row's run is killed at this bound, and that is a failure. */
 const ROW_BOUND_MS = 45_000;
@@ -34,6 +34,9 @@ const timeout = /no complete answer within \d+ ms/;
 const malformed = /malformed HTTP answer/;
 const sizeCap = /cut at the size cap/;
 const redirect = /redirect.*Location: http/;
+
+/** One entry per behaviour of a group. */
+const each = <K extends Behaviour, V>(keys: readonly K[], value: (key: K) => V): Record<K, V> => Object.fromEntries(keys.map((k) => [k, value(k)])) as Record<K, V>;
 
 /** The cause each behaviour must be named by, in the wording the suite gives it; none for a conformant row. */
 const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
@@ -63,7 +66,19 @@ const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
   // Record names that are no host names (RESPONSE-SCHEMA, and refused DNS updates): failures,
   // and not one printed curl line runs the command hidden in them.
   'quote-injection': [/RESPONSE-SCHEMA/],
+  // The password endpoint's body is withheld (it serves a secret), whatever its layout: the
+  // report says so, and the header that echoes the password shows the marker (learned by structure).
+  ...each(SERVED_LAYOUTS, () => [/body withheld: this endpoint serves a secret/]),
+  // Words of the report served as passwords: hidden where they stand as values, the reports
+  // intact, and a note that they could not be searched for in free text.
+  'word-passwords': [/sftp_password\\":\\"\[redacted\]/, /found in the suite's own text/],
+  // A key of one character: hidden where the suite put it, and a note.
+  'one-character-key': [/Bearer \[redacted HSC_API_KEY\]/, /the key HSC_API_KEY: shorter than 8 characters/],
+  ...each(ECHO_FORMS, (b) => (b === 'echo-cut-headers' ? [/Content-Type/] : [/HTTP 500|NO-SERVER-ERROR/])),
 };
+
+/** Rows built on secrets the suite must find by itself: cheaper runs (one example per property) show the same. */
+const QUICK: ReadonlySet<Behaviour> = new Set([...ONE_SCOPE].filter((b) => b !== 'quote-injection'));
 
 /** Rows whose one misbehaving path stays within what the suite copes with: they conform. */
 const conformOnOnePath: ReadonlySet<Behaviour> = new Set(['password-flood']);
@@ -83,10 +98,10 @@ const heavy: ReadonlySet<Behaviour> = new Set(['huge-body', 'deep-json', 'gzip-b
  * line discovery prints; under `some` the key's and a password's, in the report): the echoes were
  * printed, so no leak found means the sanitizer hid them, not that nothing was shown.
  */
-const printsEchoes: ReadonlySet<Behaviour> = new Set(['echo-in-errors']);
+const printsEchoes: ReadonlySet<Behaviour> = new Set(['echo-in-errors', ...SERVED_LAYOUTS, ...ECHO_FORMS]);
 
 const rows: readonly (readonly [string, { readonly behaviour: Behaviour; readonly scope: Scope; readonly want: Want }])[] = behaviours.flatMap((behaviour) =>
-  (heavy.has(behaviour) ? (['all', 'some', 'most'] as const) : behaviour === 'quote-injection' ? (['some'] as const) : (['all', 'some'] as const)).map((scope: Scope) => {
+  (heavy.has(behaviour) ? (['all', 'some', 'most'] as const) : ONE_SCOPE.has(behaviour) ? (['some'] as const) : (['all', 'some'] as const)).map((scope: Scope) => {
     const cause = scope === 'some' && conformOnOnePath.has(behaviour) ? [] : causes[behaviour];
     const code = cause.length === 0 ? 0 : scope === 'all' || behaviour === 'password-flood' ? 2 : 1;
     return [`${behaviour} (${scope})`, { behaviour, scope, want: { code, cause } }] as const;
@@ -118,6 +133,17 @@ function secretForms(secret: string): { readonly name: string; readonly text: st
     { name: name!, text: text! },
     { name: `${name}, 12-character prefix`, text: text!.slice(0, 12) },
   ]);
+  // Forms that spell each character in several: their prefix is of the secret's first 12 characters.
+  const hex = (v: string) => Buffer.from(v, 'utf8').toString('hex');
+  const listed: [string, (v: string) => string][] = [
+    ['hex', hex],
+    ['hex, upper-cased', (v) => hex(v).toUpperCase()],
+    ['hex, colon-separated', (v) => hex(v).replace(/(..)(?!$)/g, '$1:')],
+    ['HTML references, zero-padded', (v) => [...v].map((c) => `&#${String(c.codePointAt(0)).padStart(10, '0')};`).join('')],
+    ['HTML references without `;`', (v) => [...v].map((c) => `&#${c.codePointAt(0)}`).join('')],
+    ['broken by a line break and indentation', (v) => `${v.slice(0, 9)}\n        ${v.slice(9)}`],
+  ];
+  for (const [name, form] of listed) forms.push({ name, text: form(secret) }, { name: `${name}, of a 12-character prefix`, text: form(secret.slice(0, 12)) });
   const seen = new Set<string>();
   return forms.filter((f) => !seen.has(f.text) && seen.add(f.text));
 }
@@ -156,7 +182,7 @@ describe.concurrent('the suite against hostile targets', () => {
   it.for(rows)('%s', { timeout: ROW_BOUND_MS + 15_000 }, async ([, { behaviour, scope, want }], { expect }) => {
     const server = await startHostile(behaviour, scope);
     try {
-      const run = await runConformCli({ url: server.url, apiKey: server.apiKey, siteId: server.siteId, timeoutMs: ROW_BOUND_MS });
+      const run = await runConformCli({ url: server.url, apiKey: server.apiKey, siteId: server.siteId, timeoutMs: ROW_BOUND_MS, ...(QUICK.has(behaviour) ? { extraArgs: ['--runs', '1'] } : {}) });
       const summary = `exit ${run.code}${run.signal ? ` (${run.signal})` : ''} after ${run.wallMs} ms; stderr begins:\n${firstLines(run.stderr)}`;
       if (process.env.HSC_HOSTILE_LOG) console.log(`[hostile] ${behaviour} (${scope}): ${summary.replace(/\n/g, '\n    ')}`);
 
@@ -185,7 +211,22 @@ describe.concurrent('the suite against hostile targets', () => {
       if (printsEchoes.has(behaviour)) {
         const written = run.outputs.map((o) => o.bytes.toString('utf8')).join('\n');
         expect.soft(written, 'the key, hidden where the echo was printed').toContain('[redacted HSC_API_KEY]');
-        if (scope !== 'all') expect.soft(run.files['report.json'] ?? '', 'a served password, hidden where its echo was printed').toContain('[redacted]');
+        if (scope !== 'all' && behaviour !== 'echo-cut-headers') expect.soft(run.files['report.json'] ?? '', 'a served password, hidden where its echo was printed').toContain('[redacted]');
+      }
+      // (f) every requested report written, and each still reads as its format, whatever the secrets.
+      if (want.code !== 2) {
+        expect.soft(() => JSON.parse(run.files['report.json'] ?? ''), 'the JSON report parses').not.toThrow();
+        expect.soft(run.files['report.xml'] ?? '', 'the JUnit report').toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/);
+        expect.soft(run.stdout, 'the console report ends with the verdict').toMatch(/(✓ conforms|✗ does not conform)[^\n]*\n*$/);
+      }
+      // A decoy is a served value like any other: the real value is hidden, the decoy too.
+      if (behaviour === 'served-duplicate-key' || behaviour === 'served-nested-json') expect.soft(leaks(run, [DECOY_PASSWORD]), 'the decoy').toEqual([]);
+      // (g) words of the report served as secrets, and a one-character key: the report's own words intact.
+      if (server.wordLike.length > 0) {
+        const report = JSON.parse(run.files['report.json'] ?? '{}') as Record<string, unknown>;
+        expect.soft(Object.keys(report), "the JSON report's own keys").toEqual(expect.arrayContaining(['ok', 'summary', 'checks', 'coverage', 'failures', 'warnings', 'notes', 'specVersion']));
+        expect.soft(run.stdout, 'the console headings').toMatch(/FAILURES/);
+        expect.soft(curlLines(run).every((l) => !/Bearer [^"'$ ]/.test(l)), 'every curl line carries the key as "$HSC_API_KEY"').toBe(true);
       }
       // (e) every curl line printed, run as a user would paste it, runs nothing but curl.
       if (behaviour === 'quote-injection') {

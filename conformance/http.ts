@@ -10,7 +10,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
-import { learnExchange, readBody } from './body.ts';
+import { servesSecret } from '../spec/queries.ts';
+import { clip, learnExchange, markLearned, readAnswer } from './body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import type { Exchange, Probe, ProbeRequest, ProbeResponse, Send, TransportFailure } from './types.ts';
 
@@ -70,8 +71,11 @@ export function createTransport(options: TransportOptions): Transport {
   let throttled = 0;
   let waitedMs = 0;
 
-  /** One attempt, given `deadlineMs` (what is left of the request's `timeoutMs`). */
-  async function attempt(req: ProbeRequest, deadlineMs: number): Promise<Attempt> {
+  /**
+   * One attempt, given `deadlineMs` (what is left of the request's `timeoutMs`). The answer's
+   * secrets are learned from its raw body, then the body is kept as reports may show it (body.ts).
+   */
+  async function attempt(req: ProbeRequest, deadlineMs: number, secretServed: boolean): Promise<Attempt> {
     const started = performance.now();
     const controller = new AbortController();
     let timedOut = false;
@@ -92,8 +96,12 @@ export function createTransport(options: TransportOptions): Transport {
       const { bytes, cut } = await readCapped(res.body, bodyCap);
       const headers = flattenHeaders(res.headers);
       const text = bodyText(bytes, cut, headers['content-encoding']);
-      const response: ProbeResponse = { status: res.statusCode, headers, text, ...readBody({ text, headers, cut, cap: bodyCap }), ms: elapsed() };
-      if (options.sanitizer) learnExchange(options.sanitizer, req, response);
+      const { secrets, ...answer } = readAnswer({ text, headers, cut, cap: bodyCap, servesSecret: secretServed });
+      const response: ProbeResponse = { status: res.statusCode, headers, ...answer, ms: elapsed() };
+      if (options.sanitizer) {
+        options.sanitizer.learnValues(secrets, 'served');
+        markLearned(options.sanitizer, response);
+      }
       return { response, retryAfter: headers['retry-after'] };
     } catch (error) {
       return { failure: classify(error, timedOut, options.timeoutMs, elapsed()) };
@@ -117,20 +125,20 @@ export function createTransport(options: TransportOptions): Transport {
       requests++;
       // The deadline inside `attempt` should always fire; this second one guards against a stuck stream.
       const began = performance.now();
-      const result = await withDeadline(attempt(probe.request, left), left + 2_000);
+      const result = await withDeadline(attempt(probe.request, left, servesSecret(probe.endpoint)), left + 2_000);
       spent += performance.now() - began;
       if ('failure' in result) return { probe, failure: result.failure, throttled: waited };
       if (result.response.status !== 429) return { probe, response: result.response, throttled: waited };
       throttled++;
       const ms = result.response.ms;
       if (waited >= maxRetries) {
-        const how = result.retryAfter === undefined ? 'backing off without a Retry-After' : `Retry-After: ${result.retryAfter.slice(0, 40)} honoured`;
+        const how = result.retryAfter === undefined ? 'backing off without a Retry-After' : `Retry-After: ${clip(result.retryAfter, 40)} honoured`;
         return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: HTTP 429 still, after ${maxRetries} retries of this request (${how})`, ms } };
       }
       const delay = retryDelay(result.retryAfter, waited, backoffMs);
       const budgetLeft = maxWaitMs - waitedMs;
       if (delay > budgetLeft) {
-        const asked = result.retryAfter === undefined ? 'no Retry-After' : `Retry-After: ${result.retryAfter.slice(0, 40)}`;
+        const asked = result.retryAfter === undefined ? 'no Retry-After' : `Retry-After: ${clip(result.retryAfter, 40)}`;
         const message = `throttled: HTTP 429 asked to wait ${seconds(delay)} (${asked}), more than the ${seconds(Math.max(0, budgetLeft))} left of the run's ${seconds(maxWaitMs)} for waiting out 429s (--max-wait-s)`;
         return { probe, throttled: waited, failure: { kind: 'throttled', message, ms } };
       }
@@ -185,7 +193,7 @@ function withDeadline(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {
  */
 function bodyText(bytes: Buffer, cut: boolean, encoding: string | undefined): string {
   if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return bytes.toString('utf8');
-  return `[${bytes.length} bytes${cut ? ', cut at the size cap,' : ''} of ${encoding.trim().slice(0, 40)}-encoded data, not decoded]`;
+  return `[${bytes.length} bytes${cut ? ', cut at the size cap,' : ''} of ${clip(encoding.trim(), 40)}-encoded data, not decoded]`;
 }
 
 /** Reads the body up to `cap` bytes; the rest is dropped with the connection. */

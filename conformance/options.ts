@@ -3,9 +3,10 @@
  * mistake is one `UsageError` line (exit 2), never a stack trace.
  */
 import { layouts } from '../mock/layouts.ts';
-import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { parseFlags, UsageError } from '../bin/command.ts';
+import { probeReportFile, reportFileProblem, SYMLINK_REFUSED } from '../bin/report-file.ts';
 import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
 import type { RuleId } from '../spec/model.ts';
@@ -138,27 +139,23 @@ export function siblingFile(file: string, reporter: 'json' | 'junit'): string {
 /**
  * Where a report file goes must be writable now, before the first request: a run whose results
  * cannot be written is a setup problem (exit 2), not one found after the whole run. Tried for
- * real (an empty write: access checks pass for root where writes then fail, as in /proc), and
- * only a regular file or a device (a pipe would block the end of the run until someone reads).
+ * real (bin/report-file.ts: never through a symbolic link, a new file 0600 and removed again),
+ * and only a regular file or a device (a pipe would block the end of the run until someone reads).
  */
 function checkWritable(file: string): void {
   const path = resolve(file);
   const dir = dirname(path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--output: no directory ${dir}`);
-  const existing = existsSync(path) ? statSync(path) : undefined;
+  const existing = lstatSync(path, { throwIfNoEntry: false }); // the file itself, not what a link names
+  if (existing?.isSymbolicLink()) throw new UsageError(`--output: ${path} cannot be written (${SYMLINK_REFUSED})`);
   if (existing?.isDirectory()) throw new UsageError(`--output: ${path} is a directory, not a file`);
   if (existing && !existing.isFile() && !existing.isCharacterDevice()) {
     throw new UsageError(`--output: ${path} is a pipe or socket, not a file (without --output, a single json or junit report goes to stdout)`);
   }
-  let fd: number | undefined;
   try {
-    fd = openSync(path, existing ? 'a' : 'wx'); // 'a': writing needs no read permission, and truncates nothing yet
-    writeSync(fd, Buffer.alloc(0));
+    probeReportFile(path);
   } catch (error) {
-    throw new UsageError(`--output: ${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-    if (!existing) rmSync(path, { force: true });
+    throw new UsageError(`--output: ${path} cannot be written (${reportFileProblem(error)})`);
   }
 }
 

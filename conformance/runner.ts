@@ -12,7 +12,7 @@
 import { api } from '../spec/api.ts';
 import type { Endpoint, Rule, RuleId } from '../spec/model.ts';
 import { conflictsOf, inScope, operation } from '../spec/queries.ts';
-import { keySecret, ownCopy, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
+import { keySecret, ownCopy, Sanitizer, unsearchedNote, type Secret } from '../sanitize/sanitizer.ts';
 import { learnExchange } from './body.ts';
 import { count } from './checks/values.ts';
 import { mapConcurrently } from './concurrently.ts';
@@ -358,7 +358,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     // A shrunk failure shows its smallest failing exchange, and the first found as `original`.
     const shown = f.shrunk?.exchange ?? f.exchange;
     const verdict = f.shrunk?.verdict ?? f.verdict;
-    const request: ProbeRequest = shown?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} };
+    const request: ProbeRequest = sanitizer.request(shown?.probe.request ?? { method: 'GET', url: target.baseUrl, headers: {} });
     const response = shown?.response;
     // A scenario's failure is reproduced by its sequence, not by the read that showed it.
     const sequence = f.sequence && sequenceOf(f.sequence, target.baseUrl, sanitizer);
@@ -374,10 +374,10 @@ export async function runConformance(input: RunInput): Promise<Report> {
       ...(response ? { response } : {}),
       ...(shown?.failure ? { transport: shown.failure } : {}),
       seed,
-      curl: sequence?.curl ?? (shown ? curlFor(request, sanitizer) : ''),
-      ...(f.shrunk && f.exchange ? { original: f.exchange.probe.request, shrinkSteps: f.shrunk.steps, shrink: f.shrunk.note } : {}),
+      curl: sequence?.curl ?? (shown ? curlFor(shown.probe.request, sanitizer) : ''),
+      ...(f.shrunk && f.exchange ? { original: sanitizer.request(f.exchange.probe.request), shrinkSteps: f.shrunk.steps, shrink: f.shrunk.note } : {}),
       occurrences,
-      ...(examples.length ? { examples: examples.map((e) => ({ probe: e.probe, title: e.verdict.title, request: e.exchange?.probe.request ?? request })) } : {}),
+      ...(examples.length ? { examples: examples.map((e) => ({ probe: e.probe, title: e.verdict.title, request: e.exchange ? sanitizer.request(e.exchange.probe.request) : request })) } : {}),
       ...(sequence ? { sequence: sequence.steps } : {}),
     };
   };
@@ -401,6 +401,8 @@ export async function runConformance(input: RunInput): Promise<Report> {
   notes.push(...conflictNotes(sentTo, options), ...assumptionNotes(sentTo, throttled));
   const consumedNote = consumption.note(target.embedded);
   if (consumedNote) notes.push(consumedNote);
+  const secretsNote = unsearchedNote(sanitizer);
+  if (secretsNote) notes.push(secretsNote);
 
   const summary = {
     passed: checksSummary.filter((c) => c.outcome === 'passed').length,
@@ -462,19 +464,20 @@ function crash(rule: RuleId, part: string, error: unknown): Verdict {
 
 /**
  * What a failure keeps of its exchange: the request, and the answer without its parsed body, its
- * text sanitized, then capped (so the cut cannot leave the head of a secret the sanitizer would
- * no longer recognise), every string its own copy (not a view of a 1 MiB answer).
+ * text (withheld already where it names a secret: body.ts) capped, then sanitized (the cut is
+ * marked `…`, so the head of a secret left before it is hidden too: sanitize/scan.ts; and a
+ * 1 MiB answer costs what its first 4 KiB do), headers sanitized, every string its own copy (not
+ * a view of a 1 MiB answer).
  */
 function excerpt(exchange: Exchange, sanitizer: Sanitizer): Exchange {
   const response = exchange.response;
   if (!response) return exchange;
   const { json: _json, jsonError, ...rest } = response;
   // Sanitized again with the whole report: the matcher as last built will do here.
-  const text = sanitizer.text(sanitizer.maskFieldValues(response.text), { allowStale: true });
-  const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [ownCopy(name), ownCopy(value)]));
+  const text = sanitizer.text(clipText(response.text, FAILURE_TEXT_CAP), { allowStale: true });
   return {
     ...exchange,
-    response: { ...rest, headers, text: ownCopy(clipText(text, FAILURE_TEXT_CAP)), ...(jsonError === undefined ? {} : { jsonError: ownCopy(jsonError) }) },
+    response: { ...rest, headers: sanitizer.headers(response.headers), text: ownCopy(text), ...(jsonError === undefined ? {} : { jsonError: ownCopy(jsonError) }) },
   };
 }
 

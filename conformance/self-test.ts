@@ -9,9 +9,9 @@
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { parseFlags, UsageError } from '../bin/command.ts';
+import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { mapConcurrently } from './concurrently.ts';
 import { catalogue } from '../mock/variants/index.ts';
 import type { Variant } from '../mock/variant.ts';
@@ -186,6 +186,14 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
   }
   const jobs = flags.jobs === undefined ? Math.max(2, availableParallelism()) : Number(flags.jobs);
   if (!(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64)) throw new UsageError(`--jobs needs a whole number from 1 to 64, not '${flags.jobs}'`);
+  // The report file is tried before the catalogue runs (minutes), as conform tries its --output.
+  if (flags.json !== undefined) {
+    try {
+      probeReportFile(flags.json);
+    } catch (error) {
+      throw new UsageError(`--json: ${flags.json} cannot be written (${reportFileProblem(error)})`);
+    }
+  }
 
   const started = performance.now();
   let done = 0;
@@ -197,6 +205,12 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
   const report: SelfTestReport = { ...(shard ? { shard: { ...shard, variants: chosen.length, of: selected.length } } : {}), ...summarize(results) };
   console.log(renderTable(report));
   console.log(`${chosen.length} variants in ${((performance.now() - started) / 1000).toFixed(1)} s with ${jobs} parallel runs`);
-  if (flags.json) await writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (flags.json) {
+    try {
+      await writeReportFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+    } catch (error) {
+      throw new SetupError(`cannot write the self-test report to ${flags.json}: ${reportFileProblem(error)}`);
+    }
+  }
   return report.ok ? 0 : 1;
 }

@@ -13,11 +13,12 @@ const sleepFor = (ms: number): string => `sleep ${(Math.ceil(ms / 100) / 10).toF
 /** The steps for the report, and the line that replays them (`curl … && sleep 1.0 && curl …`). */
 export function sequenceOf(steps: readonly ScenarioStep[], baseUrl: string, sanitizer?: Sanitizer): { readonly steps: SequenceStep[]; readonly curl: string } {
   const shown = steps.map(({ request, afterMs }): SequenceStep => {
-    const path = request.url.startsWith(baseUrl) ? request.url.slice(baseUrl.length) : request.url;
+    const redacted = sanitizer ? sanitizer.request(request) : request;
+    const path = redacted.url.startsWith(baseUrl) ? redacted.url.slice(baseUrl.length) : redacted.url;
     return {
       method: request.method,
       path,
-      ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(redacted.body !== undefined ? { body: redacted.body } : {}),
       ...(afterMs !== undefined ? { afterMs: Math.round(afterMs) } : {}),
       curl: curlFor(request, sanitizer),
     };

@@ -17,9 +17,14 @@ export interface ProbeRequest {
 export interface ProbeResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** The body as text (UTF-8, lossy), capped in length. */
+  /**
+   * The body as text (UTF-8, lossy), capped in length; for a body that serves or names a secret,
+   * its description instead (`withheld`: body.ts). What reports show, never the secret.
+   */
   readonly text: string;
-  /** The parsed JSON body; undefined when the body is empty or not JSON (see `jsonError`). */
+  /** The body was not kept as text: it serves or names a secret (`text` describes it). */
+  readonly withheld?: true;
+  /** The parsed JSON body, every secret value replaced by one of its type; undefined when the body is empty or not JSON (see `jsonError`). */
   readonly json?: unknown;
   readonly jsonError?: string;
   /** The body was not read for what it is: cut at the size cap, nested too deep, or content-encoded. */

@@ -4,10 +4,10 @@
  * bad usage or a snapshot that cannot be had (one line, no stack trace). Every byte it writes
  * passes the sanitizer.
  */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { Sanitizer } from '../sanitize/sanitizer.ts';
 import { BREAKING, type ChangeClass } from './change.ts';
 import { diffContracts } from './engine.ts';
@@ -78,9 +78,9 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   if (flags.output === undefined) stdout.write(text);
   else {
     try {
-      await writeFile(resolve(cwd, flags.output), sanitizer.text(text));
+      await writeReportFile(resolve(cwd, flags.output), sanitizer.text(text));
     } catch (error) {
-      throw new SetupError(`cannot write ${flags.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new SetupError(`cannot write ${flags.output}: ${reportFileProblem(error)}`);
     }
     stderr.write(`${PREFIX}: ${sidesLine(report)}: ${countsLine(report)}; ${format} report written to ${flags.output}\n`);
   }

@@ -62,21 +62,41 @@ interface ReadBody {
   readonly tooLarge: boolean;
 }
 
-/** The body, or undefined when the client went away before sending all of it (nothing to act on). */
+const TOO_LARGE: ReadBody = { body: Buffer.alloc(0), tooLarge: true };
+
+/**
+ * The body, or undefined when the client went away before sending all of it (nothing to act on).
+ * Reading stops at MAX_BODY_BYTES: a body declared longer is not read at all, one streamed past
+ * the cap (chunked, without end) is left where it stops; the answer then closes the connection
+ * (`closeAfterAnswer`). Draining it instead would let one client keep the mock reading forever.
+ */
 function readBody(req: IncomingMessage): Promise<ReadBody | undefined> {
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true; // keep draining, keep nothing
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve({ body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge }));
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(TOO_LARGE);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge: false }));
     req.on('error', () => resolve(undefined));
-    req.on('close', () => resolve(undefined)); // after 'end' this is a no-op
+    req.on('close', () => resolve(undefined)); // after 'end' or the cap this is a no-op
   });
+}
+
+/**
+ * For a request whose body was not read to its end: the answer says `Connection: close`, and once
+ * it is flushed the socket is destroyed, so the client cannot keep streaming the rest.
+ */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  res.setHeader('connection', 'close');
+  res.once('finish', () => socket.end(() => socket.destroy()));
 }
 
 function send(res: ServerResponse, response: MockResponse): void {
@@ -131,6 +151,7 @@ const NO_BODY: ReadBody = { body: Buffer.alloc(0), tooLarge: false };
 export function createHandler(app: App, log?: Log, wire?: Hooks['wire']) {
   const respond = (req: IncomingMessage, res: ServerResponse, read: ReadBody, started: number) => {
     const request: MockRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, ...read };
+    if (read.tooLarge) closeAfterAnswer(req, res);
     const response = answer(app, log, request);
     if (!wire?.(res, response, request)) send(res, response);
     log?.(requestEntry(request, response, performance.now() - started));

@@ -1,25 +1,34 @@
 /**
  * The one sanitizer every byte that leaves the process passes: reports, curl lines, messages,
- * progress, the mock's request log, every error the CLI prints. It hides
+ * progress, the mock's request log, every error the CLI prints. It is the second line of defence:
+ * the first is structure (sanitize/structure.ts), which replaces a secret field's value where the
+ * data is parsed. This one hides, in any text,
  * - the API keys given (`[redacted HSC_API_KEY]`),
  * - every value of a field the model marks secret (`sftp_password`, `admin_password`) seen in a
- *   request or an answer, parsed or not, whatever its JSON type (`learn`, `learnText`): `[redacted]`,
+ *   request or an answer, parsed or not, whatever its JSON type (`learn`, `learnText`, `learnValues`): `[redacted]`,
  * - the user-information part of any URL (`https://user:pass@host`),
  * in every form a server echoes them: as sent, trimmed, JSON-escaped (`\/`, `\uXXXX`), URI- or
- * form-encoded, as HTML references, two such encodings deep, across line breaks, read as the
- * wrong character set (Latin-1 bytes as UTF-8 and back), base64 (alone or in HTTP Basic, at any
- * alignment), in any letter case, any prefix of 12 characters or more, and the head of a secret
- * cut off by `…` or `...`. Matching is linear in the text (sanitize/scan.ts); no secret ever
- * becomes a regular expression.
+ * form-encoded, as HTML references (zero-padded, with or without `;`), up to three encodings
+ * deep, broken by line breaks, indentation or white space, read as the wrong character set
+ * (Latin-1 bytes as UTF-8 and back), hex, base64 (alone or in HTTP Basic, at any alignment), in
+ * any letter case (full case folding: `ß` as `SS`), any prefix of 12 characters or more, and the
+ * head of a secret cut off by `…` or `...`. Matching is linear in the text (sanitize/scan.ts); no
+ * secret ever becomes a regular expression.
+ *
+ * Only values: the report's keys and the suite's own words are never rewritten. A secret shorter
+ * than `MIN_SEARCHED_LENGTH`, or one the suite's own text holds (vocabulary.ts), is not searched
+ * for in free text at all (it would rewrite the report's words): it is hidden where it stands as
+ * a value (structure, `request`, `headers`, `value`'s secret fields), and `unsearchedNote` says so.
  *
  * A target may serve secret values without end; the sanitizer tracks `MAX_SERVED_SECRETS` of
  * them (and `MAX_SERVED_CHARS` in all), and past that says so (`overflow`): the caller stops
  * rather than print an answer holding one it no longer tracks.
  */
-import { secretFieldNames } from '../spec/queries.ts';
 import { decodedLayers, foldText, mergeRanges, SecretScanner, unitSet, type ScanPattern, type Span } from './scan.ts';
+import { REDACTED, SecretFields, secretFields, type Learned } from './structure.ts';
+import { inSuiteVocabulary } from './vocabulary.ts';
 
-export const REDACTED = '[redacted]';
+export { REDACTED };
 
 /** A secret and the name it goes by: the environment variable a curl line reads it from. */
 export interface Secret {
@@ -45,12 +54,12 @@ export const PREFIX_MIN = 12;
 /** The same for the base64 forms (16 characters: 12 bytes). */
 const BASE64_PREFIX_MIN = 16;
 /**
- * Values shorter than this are hidden where they are served (`maskFieldValues`), not everywhere: a
- * short value (`null`, `AUTH`, four spaces) would be found in the report's own words and syntax.
- * A target's values must be longer than the suite's own (its generated passwords are 16+).
+ * Secrets shorter than this are hidden where they stand as values (a secret field's value, the
+ * key where the suite put it), never searched for in free text: a short value (`null`, `a`,
+ * four spaces) would be found in the report's own words and syntax. The same for a secret the
+ * suite's own text holds (vocabulary.ts). The run's notes name both (`unsearchedNote`).
  */
-export const MIN_LEARNED_LENGTH = 4;
-export const MIN_SERVED_LENGTH = 8;
+export const MIN_SEARCHED_LENGTH = 8;
 /** Distinct secret values a target may serve, and their characters in all, before the sanitizer gives up on it. */
 export const MAX_SERVED_SECRETS = 1000;
 export const MAX_SERVED_CHARS = 4 * 1024 * 1024;
@@ -58,8 +67,6 @@ export const MAX_SERVED_CHARS = 4 * 1024 * 1024;
 const MAX_VALUE_DEPTH = 64;
 /** Nodes `learn` visits in one value; parsed answers are capped in size long before this. */
 const MAX_LEARN_NODES = 1_000_000;
-/** Characters of a value read after a secret field's name in text that is not JSON. */
-const MAX_TEXT_VALUE = 64 * 1024;
 
 export const keySecret = (value: string, name: string): Secret => ({ value, name, kind: 'key' });
 export const fieldSecret = (value: string, field: string): Secret => ({ value, name: `HSC_${field.toUpperCase()}`, kind: 'field' });
@@ -101,12 +108,15 @@ export function base64Forms(value: string, basic = true): string[] {
 }
 
 /**
- * The value as a server may hold it: trimmed (HTTP drops a header value's outer white space), and
- * read through the wrong character set: Latin-1 bytes read as UTF-8 (`é` → `�`), UTF-8 bytes read
- * as Latin-1 (`é` → `Ã©`).
+ * The value as a server may hold it: trimmed (HTTP drops a header value's outer white space),
+ * without any white space (what the scanner's view that takes it out reads; from 8 characters,
+ * shorter would be found in ordinary words), and read through the wrong character set: Latin-1
+ * bytes read as UTF-8 (`é` → `�`), UTF-8 bytes read as Latin-1 (`é` → `Ã©`).
  */
 export function textForms(value: string): string[] {
   const forms = new Set([value, value.trim()]);
+  const compact = value.replace(/\s/g, ''); // `\s`, as the scanner reads white space
+  if (compact.length >= 8) forms.add(compact);
   if (/[^\u0000-\u007f]/.test(value)) {
     if (/^[\u0000-\u00ff]*$/.test(value)) forms.add(Buffer.from(value, 'latin1').toString('utf8'));
     forms.add(Buffer.from(value, 'utf8').toString('latin1'));
@@ -118,9 +128,24 @@ export function textForms(value: string): string[] {
 /** The value as JSON writes it inside a string, where that differs: standard, and PHP's (`\/`, `\uXXXX`). */
 function jsonEscapings(value: string): string[] {
   const standard = JSON.stringify(value).slice(1, -1);
-  const php = standard.replace(/\//g, '\\/').replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return [...new Set([standard, php])].filter((form) => form !== value);
+  return [...new Set([standard, phpEscaped(standard)])].filter((form) => form !== value);
 }
+
+/** JSON string content as PHP's `json_encode` writes it: `/` as `\/`, every unit past ASCII as `\uXXXX` (a loop: a 400 000-unit secret is common enough here). */
+function phpEscaped(standard: string): string {
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < standard.length; i++) {
+    const c = standard.charCodeAt(i);
+    if (c !== 0x2f && c < 0x7f) continue;
+    parts.push(standard.slice(from, i), c === 0x2f ? '\\/' : `\\u${HEX4(c)}`);
+    from = i + 1;
+  }
+  return from === 0 ? standard : parts.join('') + standard.slice(from);
+}
+
+/** Four hex digits of a unit from U+007F on. */
+const HEX4 = (unit: number): string => (unit < 0x1000 ? (unit < 0x100 ? '00' : '0') : '') + unit.toString(16);
 
 /**
  * Units of each form of a secret kept to compare; past them a match is taken to run the form's
@@ -136,12 +161,29 @@ function patternsOf(secret: Secret): readonly ScanPattern[] {
   const cached = patternCache.get(secret);
   if (cached) return cached;
   const patterns: ScanPattern[] = [];
+  // Lengths count folded units (`ß` folds to two), as the scanner compares; an ASCII form (base64,
+  // hex: most of them, and the longest) folds to its own length, so only its kept head is folded.
   const add = (form: string, prefixMin: number) => {
-    const minAccept = Math.min(form.length, prefixMin);
-    if (form.length <= PATTERN_KEPT) return void patterns.push({ text: foldText(form), minAccept });
-    patterns.push({ text: foldText(ownCopy(form.slice(0, PATTERN_KEPT))), minAccept, extent: form.length, rest: unitSet(form, PATTERN_KEPT) });
+    const whole = /^[\u0000-\u007f]*$/.test(form) ? form : foldText(form);
+    const minAccept = form.length <= prefixMin ? whole.length : foldText(form.slice(0, prefixMin)).length;
+    if (whole.length <= PATTERN_KEPT) return void patterns.push({ text: foldText(whole), minAccept });
+    patterns.push({ text: foldText(ownCopy(whole.slice(0, PATTERN_KEPT))), minAccept, extent: whole.length, rest: unitSet(whole, PATTERN_KEPT) });
   };
   for (const form of textForms(secret.value)) add(form, PREFIX_MIN);
+  // Hex of its UTF-8 bytes (a debug dump), bare or with `:` or `-` between bytes, from 24 digits;
+  // spaced, the scanner's view without white space reads it bare. Patterns, not a view decoding
+  // hex: hex digits fill ordinary text, and a view would guess where bytes start and add a pass
+  // over every text; the automaton finds these at any offset in the pass it makes anyway. Only
+  // the kept head is written out: a form's length and its units follow from the bytes.
+  const bytes = Buffer.from(secret.value, 'utf8');
+  for (const separator of ['', ':', '-']) {
+    const width = 2 + separator.length;
+    const head = Array.from(bytes.subarray(0, Math.ceil(PATTERN_KEPT / width) + 1), (byte) => byte.toString(16).padStart(2, '0')).join(separator);
+    const length = width * bytes.length - separator.length;
+    const minAccept = Math.min(length, 12 * width - separator.length);
+    if (length <= PATTERN_KEPT) patterns.push({ text: head, minAccept });
+    else patterns.push({ text: head.slice(0, PATTERN_KEPT), minAccept, extent: length, rest: unitSet(`0123456789abcdef${separator}`) });
+  }
   // HTTP Basic carries keys; a field's value is looked for in base64 on its own.
   for (const form of base64Forms(secret.value, secret.kind === 'key')) add(form, BASE64_PREFIX_MIN);
   // Base64 of JSON that holds it (a JWT, a PHP token): escaped before it was encoded.
@@ -150,9 +192,16 @@ function patternsOf(secret: Secret): readonly ScanPattern[] {
   return patterns;
 }
 
+/** Why a secret is hidden only where it stands as a value, never searched for in free text. */
+export type Unsearched = 'short' | 'vocabulary';
+
 export class Sanitizer {
   readonly #secrets = new Map<string, Secret>();
-  readonly #fieldNames: ReadonlySet<string>;
+  /** Secrets hidden only by structure, with why. */
+  readonly #unsearched = new Map<Secret, Unsearched>();
+  /** Searchable secrets whose 12-character prefix the suite's own text holds: found whole only. */
+  readonly #wholeOnly = new Set<Secret>();
+  readonly fields: SecretFields;
   #scanner: SecretScanner | undefined;
   /** Secrets added since the scanner was built. */
   #stale = false;
@@ -162,8 +211,8 @@ export class Sanitizer {
   #servedChars = 0;
   #overflow: string | undefined;
 
-  constructor(secrets: Iterable<Secret> = [], fieldNames: readonly string[] = secretFieldNames) {
-    this.#fieldNames = new Set(fieldNames);
+  constructor(secrets: Iterable<Secret> = [], fields: SecretFields = secretFields) {
+    this.fields = fields;
     for (const secret of secrets) this.add(secret);
   }
 
@@ -172,12 +221,21 @@ export class Sanitizer {
     if (secret.value === '') return;
     const known = this.#secrets.get(secret.value);
     if (known && (known.kind === 'key' || secret.kind === 'field')) return;
+    if (known) this.#unsearched.delete(known);
     this.#secrets.set(secret.value, secret);
+    const why = unsearchable(secret.value);
+    if (why) this.#unsearched.set(secret, why);
+    else if (secret.value.length > PREFIX_MIN && inSuiteVocabulary(secret.value.slice(0, PREFIX_MIN))) this.#wholeOnly.add(secret);
     this.#stale = true;
   }
 
   get secrets(): readonly Secret[] {
     return [...this.#secrets.values()];
+  }
+
+  /** The secrets hidden only where they stand as values, and why. */
+  get unsearched(): readonly { readonly secret: Secret; readonly why: Unsearched }[] {
+    return [...this.#unsearched].map(([secret, why]) => ({ secret, why }));
   }
 
   /**
@@ -190,14 +248,15 @@ export class Sanitizer {
 
   /** A sanitizer that also hides `extra` (e.g. the credentials one request carried). */
   with(extra: Iterable<Secret>): Sanitizer {
-    const copy = new Sanitizer(this.#secrets.values(), [...this.#fieldNames]);
+    const copy = new Sanitizer(this.#secrets.values(), this.fields);
     for (const secret of extra) copy.add(secret);
     return copy;
   }
 
   /**
    * Remembers the values of secret fields anywhere in a parsed JSON value (iteratively: any
-   * depth): strings, numbers and booleans, and every such leaf of an array or object there.
+   * depth; a field in any spelling, `sftpPassword` too): strings, numbers and booleans, and
+   * every such leaf of an array or object there.
    */
   learn(json: unknown, origin: Origin): void {
     const stack: { value: unknown; field: string | undefined }[] = [{ value: json, field: undefined }];
@@ -214,44 +273,46 @@ export class Sanitizer {
         for (const item of value) stack.push({ value: item, field });
         continue;
       }
-      for (const [key, v] of Object.entries(value)) stack.push({ value: v, field: field ?? (this.#fieldNames.has(key) ? key : undefined) });
+      for (const [key, v] of Object.entries(value)) stack.push({ value: v, field: field ?? this.fields.fieldOf(key) });
     }
   }
 
   /**
    * Remembers secret field values in text that is not parsed JSON (cut at a size cap, too deep,
-   * malformed, HTML, XML, YAML, single-quoted): whatever follows the field's name, as
-   * `fieldValuesIn` reads it; also one level down, in JSON-escaped JSON.
+   * malformed, HTML, XML, YAML, form-encoded, single-quoted, escaped): whatever follows the
+   * field's name, as it is and through every encoding around it (`SecretFields.valuesIn`).
    */
   learnText(text: string, origin: Origin): void {
-    const learnIn = (source: string) => {
-      for (const { field, value, quoted } of fieldValuesIn(source, this.#fieldNames)) {
-        if (quoted || origin === 'served') this.#learnValue(field, source.slice(value.start, value.end), origin);
-      }
-    };
-    learnIn(text);
-    if (text.includes('\\"')) learnIn(text.replace(/\\(["\\])/g, '$1'));
+    for (const { field, value, quoted } of this.fields.valuesIn(text)) {
+      if (quoted || origin === 'served') this.#learnValue(field, value, origin);
+    }
   }
 
-  /** `text` with the value after each secret field's name replaced, whatever its length: for an answer's own text. */
+  /** Remembers values an answer holds under secret fields, found by `SecretFields.screen`. */
+  learnValues(values: Iterable<Learned>, origin: Origin): void {
+    for (const { field, value } of values) this.#learnValue(field, value, origin);
+  }
+
+  /** `text` with the value after each secret field's name replaced, whatever its length and encoding: for an answer's own text. */
   maskFieldValues(text: string): string {
-    const spans = fieldValuesIn(text, this.#fieldNames).map(({ value }) => value);
-    return spans.length ? replaceSpans(text, mergeRanges(spans), () => REDACTED) : text;
+    return this.fields.maskIn(text);
   }
 
-  #learnValue(field: string, raw: string, origin: Origin): void {
-    const value = jsonStringContent(raw);
-    if (value.length < (origin === 'served' ? MIN_SERVED_LENGTH : MIN_LEARNED_LENGTH) || this.#secrets.has(value)) return;
+  #learnValue(field: string, value: string, origin: Origin): void {
+    if (value === '' || value === REDACTED || this.#secrets.has(value)) return;
+    // The suite's own short values (type probes, boundary cases) are no secrets to search for; a
+    // target's are kept, hidden where they stand and named in the notes (`unsearchedNote`).
+    if (origin === 'sent' && value.trim().length < MIN_SEARCHED_LENGTH) return;
     if (origin === 'served') {
       if (this.#overflow) return;
       if (this.#servedCount + 1 > MAX_SERVED_SECRETS || this.#servedChars + value.length > MAX_SERVED_CHARS) {
-        this.#overflow = `the target served more secret values (${[...this.#fieldNames].join(', ')}) than the suite tracks (${MAX_SERVED_SECRETS} distinct, ${MAX_SERVED_CHARS / 1024 / 1024} MiB in all)`;
+        this.#overflow = `the target served more secret values (${this.fields.names.join(', ')}) than the suite tracks (${MAX_SERVED_SECRETS} distinct, ${MAX_SERVED_CHARS / 1024 / 1024} MiB in all)`;
         return;
       }
       this.#servedCount++;
       this.#servedChars += value.length;
     }
-    this.add(fieldSecret(value, field));
+    this.add(fieldSecret(ownCopy(value), field));
   }
 
   #scan(allowStale: boolean): SecretScanner {
@@ -276,7 +337,11 @@ export class Sanitizer {
       patterns.push(pattern);
       owners.push(owner);
     };
-    for (const secret of this.#secrets.values()) for (const pattern of patternsOf(secret)) push(pattern, secret);
+    for (const secret of this.#secrets.values()) {
+      if (this.#unsearched.has(secret)) continue;
+      const whole = this.#wholeOnly.has(secret);
+      for (const pattern of patternsOf(secret)) push(whole ? { ...pattern, minAccept: pattern.text.length } : pattern, secret);
+    }
     this.#work += this.#scanner?.stats.steps ?? 0;
     this.#owners = owners;
     this.#scanner = new SecretScanner(patterns);
@@ -314,14 +379,15 @@ export class Sanitizer {
   text(text: string, options: { readonly allowStale?: boolean } = {}): string {
     if (text === '') return text;
     const credentials = userinfoSpans(text);
-    if (this.#secrets.size === 0 && credentials.length === 0) return text;
+    const searched = this.#secrets.size > this.#unsearched.size;
+    if (!searched && credentials.length === 0) return text;
     const allowStale = options.allowStale === true;
-    const found = this.#secrets.size ? this.#spans(text, allowStale) : [];
+    const found = searched ? this.#spans(text, allowStale) : [];
     if (found.length === 0 && credentials.length === 0) return text;
     const spans = mergeRanges([...found, ...credentials.map((c) => ({ ...c, secret: URL_CREDENTIAL }))]) as SecretSpan[];
     const scanner = this.#scan(allowStale);
     const clean = (out: string) => scanner.spans(out).length === 0;
-    let out = replaceSpans(text, spans, (s) => (s.secret.kind === 'key' ? `[redacted ${s.secret.name}]` : REDACTED));
+    let out = replaceSpans(text, spans, (s) => markerOf(s.secret));
     if (clean(out)) return out;
     // A secret made of the marker's characters: plainer markers, then none at all.
     for (const marker of ['[hidden]', '***', '']) {
@@ -337,8 +403,10 @@ export class Sanitizer {
   }
 
   /**
-   * A deep copy with every string sanitized, every secret field's scalar value replaced, and any
-   * number or boolean that holds a secret turned into the marker (a string: the JSON stays valid).
+   * A deep copy with every string value sanitized, every secret field's scalar value replaced, and
+   * any number or boolean that holds a secret turned into the marker (a string: the JSON stays
+   * valid). Keys are the report's own words: never rewritten (a target's header names are
+   * sanitized where they are kept, `headers`).
    */
   value<T>(input: T): T {
     return this.#copy(input, 0) as T;
@@ -355,9 +423,59 @@ export class Sanitizer {
     if (Array.isArray(value)) return value.map((v) => this.#copy(v, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      out[this.text(key)] = this.#fieldNames.has(key) && (v === null || typeof v !== 'object') ? REDACTED : this.#copy(v, depth + 1);
+      // defineProperty: a key `__proto__` is data here, not the prototype.
+      Object.defineProperty(out, key, { value: this.fields.fieldOf(key) && (v === null || typeof v !== 'object') ? REDACTED : this.#copy(v, depth + 1), enumerable: true, writable: true, configurable: true });
     }
     return out;
+  }
+
+  /**
+   * A target's headers as a report keeps them: a header named like a secret field has its value
+   * replaced, and names and values are sanitized (a name is the target's text, not the report's).
+   */
+  headers(headers: Readonly<Record<string, string>>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      Object.defineProperty(out, ownCopy(this.text(name)), { value: this.fields.fieldOf(name) ? REDACTED : ownCopy(this.text(value)), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+
+  /**
+   * A request the suite sent, as a report shows it: every secret replaced where it stands, by
+   * structure, whatever its length: the key where the suite put it (a header's credentials, a
+   * query parameter, as sent or in base64), a secret field's value in the body. Text search
+   * (`value`) then does the rest.
+   */
+  request<R extends { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string }>(request: R): R {
+    const marked = (text: string) => replaceSpans(text, this.structuralSpans(text), (s) => markerOf(s.secret));
+    return {
+      ...request,
+      url: marked(request.url),
+      headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, marked(value)])),
+      ...(request.body !== undefined ? { body: marked(this.fields.maskIn(request.body)) } : {}),
+    };
+  }
+
+  /**
+   * Where a key stands as a whole token in text the suite built (a request): as sent, URI- or
+   * form-encoded, or in base64 as HTTP Basic carries it, bounded by the text's ends, white space,
+   * quotes or URL and header punctuation. Every key, searchable or not: a one-character key is
+   * found here as `Bearer a`, never inside a word. (A secret field's value stands under its
+   * name, where `SecretFields.maskIn` finds it.)
+   */
+  structuralSpans(text: string): SecretSpan[] {
+    const spans: SecretSpan[] = [];
+    for (const secret of this.#secrets.values()) {
+      if (secret.kind !== 'key') continue;
+      for (const form of tokenForms(secret)) {
+        for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
+          const end = at + form.length;
+          if (isTokenEdge(text[at - 1]) && isTokenEdge(text[end])) spans.push({ start: at, end, secret });
+        }
+      }
+    }
+    return mergeRanges(spans);
   }
 
   /** A message of an error, sanitized, on one line that cannot drive a terminal (`oneLine`). */
@@ -424,11 +542,12 @@ function replaceSpans(text: string, spans: readonly Range[], marker: (span: Secr
 }
 
 /**
- * What a text holding a URL's user information must contain, however encoded: a `/` (`2f`, `&#47`,
- * `\/`) and an `@` (`40` in every hex escape, `&#64`); a quick test before any decoding.
+ * What a text holding a URL's user information must contain, however encoded: a `/` (`2f`, `\/`,
+ * or any numeric reference, zero-padded too) and an `@` (`40` in every hex escape, or a numeric
+ * reference); a quick test before any decoding.
  */
-const SLASHES = ['/', '2f', '&#47'];
-const AT_SIGNS = ['@', '40', '&#64'];
+const SLASHES = ['/', '2f', '&#'];
+const AT_SIGNS = ['@', '40', '&#'];
 
 /**
  * The user information of every URL in `text` (`//user:pass@host`), read through the same
@@ -464,108 +583,49 @@ function rawUserinfoSpans(text: string): Range[] {
 /** Where an authority ends: its path, query or fragment, or the quoting and spacing around a URL. */
 const AUTHORITY_ENDS = new Set(['/', '?', '#', '"', "'", '<', '>', '\\', '`', ' ', '\t', '\r', '\n']);
 
+/** What stands where a secret was: a key is named (`[redacted HSC_API_KEY]`), a field's value is not. */
+const markerOf = (secret: Secret): string => (secret.kind === 'key' ? `[redacted ${secret.name}]` : REDACTED);
+
+/** Why a secret cannot be searched for in free text, or undefined when it can. */
+function unsearchable(value: string): Unsearched | undefined {
+  if (value.trim().length < MIN_SEARCHED_LENGTH) return 'short';
+  return inSuiteVocabulary(value) ? 'vocabulary' : undefined;
+}
+
+const tokenFormCache = new WeakMap<Secret, readonly string[]>();
+
+/** A secret as the suite's requests carry it: as it is, URI- and form-encoded, and base64 as HTTP Basic has it. */
+function tokenForms(secret: Secret): readonly string[] {
+  let forms = tokenFormCache.get(secret);
+  if (!forms) {
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+    const v = secret.value;
+    forms = [...new Set([v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2), JSON.stringify(v).slice(1, -1), b64(v), b64(`${v}:`), b64(`:${v}`)])];
+    tokenFormCache.set(secret, forms);
+  }
+  return forms;
+}
+
+/** What may stand on either side of a whole token: the text's ends, white space, quotes, URL and header punctuation. */
+const isTokenEdge = (c: string | undefined): boolean => c === undefined || /[\s"'=&?:;,/<>()[\]{}]/.test(c);
+
 /**
- * Where the value after each secret field's name sits in text of any shape: JSON (`"f": "v"`,
- * `"f": 12`, `"f": ["v"]`), single-quoted, YAML (`f: v`), form (`f=v`), XML (`<f>v</f>`), an
- * HTML table (`<td>f</td><td>v</td>`). A value cut short runs to the text's end. Linear: each
- * occurrence of a name is read once, its value at most `MAX_TEXT_VALUE` characters.
+ * One note on the secrets hidden only where they stand as values (`Sanitizer.unsearched`), for
+ * the run's notes; undefined when every secret is searched for. Secrets are named, never shown.
  */
-function fieldValuesIn(text: string, fields: ReadonlySet<string>): { field: string; value: Range; quoted: boolean }[] {
-  const found: { field: string; value: Range; quoted: boolean }[] = [];
-  for (const field of fields) {
-    for (let at = text.indexOf(field); at >= 0; at = text.indexOf(field, at + field.length)) {
-      const after = valueAfter(text, at + field.length);
-      if (after && after.value.end > after.value.start && !NOT_SECRETS.has(text.slice(after.value.start, after.value.end))) found.push({ field, ...after });
-    }
+export function unsearchedNote(sanitizer: Sanitizer): string | undefined {
+  const parts: string[] = [];
+  for (const [why, words] of [
+    ['short', `shorter than ${MIN_SEARCHED_LENGTH} characters`],
+    ['vocabulary', "found in the suite's own text (a word or phrase its reports use)"],
+  ] as const) {
+    const of = sanitizer.unsearched.filter((u) => u.why === why).map((u) => u.secret);
+    if (of.length === 0) continue;
+    const keys = of.filter((s) => s.kind === 'key').map((s) => s.name);
+    const fields = [...new Set(of.filter((s) => s.kind === 'field').map((s) => s.name))];
+    const named = [...keys.map((k) => `the key ${k}`), ...fields.map((f) => `${of.filter((s) => s.name === f).length} value(s) of ${f}`)].join(', ');
+    parts.push(`${named}: ${words}`);
   }
-  return found;
-}
-
-/** Bare JSON literals after a field's name: its type, never its secret. */
-const NOT_SECRETS = new Set(['null', 'true', 'false']);
-
-const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
-
-/** The value that follows a field's name at `i`, if what follows looks like a value of it; `quoted` for a string. */
-function valueAfter(text: string, i: number): { value: Range; quoted: boolean } | undefined {
-  const n = text.length;
-  const skipSpace = () => {
-    while (i < n && isSpace(text[i])) i++;
-  };
-  // The name's closing quote, then separators: `:`, `=`, a tag's end, up to two whole tags between.
-  if (text[i] === '\\' && (text[i + 1] === '"' || text[i + 1] === "'")) i += 2;
-  else if (text[i] === '"' || text[i] === "'") i++;
-  let separated = false;
-  for (let tags = 0; tags < 3; ) {
-    skipSpace();
-    const c = text[i];
-    if (c === ':' || c === '=') {
-      i++;
-      separated = true;
-      break;
-    }
-    if (c === '>') {
-      i++;
-      separated = true;
-      break;
-    }
-    if (c === '<') {
-      const close = text.indexOf('>', i);
-      if (close < 0 || close - i > 64) return undefined;
-      i = close + 1;
-      separated = true;
-      tags++;
-      continue;
-    }
-    break;
-  }
-  if (!separated) return undefined;
-  skipSpace();
-  const start = i;
-  const limit = Math.min(n, start + MAX_TEXT_VALUE);
-  const c = text[i];
-  if (c === '"' || c === "'" || (c === '\\' && text[i + 1] === '"')) {
-    const escapedQuote = c === '\\';
-    const quote = escapedQuote ? '"' : c;
-    i += escapedQuote ? 2 : 1;
-    const from = i;
-    while (i < limit) {
-      if (escapedQuote ? text[i] === '\\' && text[i + 1] === '"' : text[i] === quote) break;
-      i += text[i] === '\\' && !escapedQuote ? 2 : 1;
-    }
-    return { value: { start: from, end: Math.min(i, n) }, quoted: true };
-  }
-  if (c === '[' || c === '{') {
-    // A JSON value: from its first string or token on to its closing bracket, all hidden.
-    let depth = 0;
-    while (i < limit) {
-      const d = text[i];
-      if (d === '[' || d === '{') depth++;
-      else if (d === ']' || d === '}') {
-        depth--;
-        if (depth === 0) return { value: { start: start + 1, end: i }, quoted: false };
-      } else if (d === '"') {
-        i++;
-        while (i < limit && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      }
-      i++;
-    }
-    return { value: { start: start + 1, end: Math.min(i, n) }, quoted: false };
-  }
-  // A bare token: up to the end of the line, a tag, or JSON punctuation.
-  while (i < limit && !'\r\n<,;}]&'.includes(text[i]!)) i++;
-  let end = i;
-  while (end > start && isSpace(text[end - 1])) end--;
-  return { value: { start, end }, quoted: false };
-}
-
-/** The characters of a JSON string's content, escapes decoded, in its own memory; a cut-off escape at the end is dropped. */
-function jsonStringContent(content: string): string {
-  if (!content.includes('\\')) return ownCopy(content);
-  const whole = content.replace(/\\(u[0-9a-fA-F]{0,3})?$/, '');
-  try {
-    return JSON.parse(`"${whole}"`) as string;
-  } catch {
-    return ownCopy(whole);
-  }
+  if (parts.length === 0) return undefined;
+  return `secrets: ${parts.join('; ')}. Each is hidden where it stands as a value (a secret field's value, the key where the suite put it, the curl lines' variables), but not searched for in free text, where it could not be told from the report's own words: a target's text that repeats it may show it.`;
 }

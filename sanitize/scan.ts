@@ -11,11 +11,12 @@
  *   a secret leaves no part of it.
  * - The text is read through several views, each decoding one way a server re-encodes what it
  *   echoes (JSON escapes including `\/` and `\uXXXX`, URI percent-encoding, form encoding, HTML
- *   character references, line breaks taken out, C-family `\xHH` / `\u{…}` / octal / `%uHHHH`,
- *   CSS and quoted-printable escapes), and through up to three such layers at once (a key
- *   URI-encoded twice, an HTML reference JSON-escaped); every code unit is case-folded, in the
- *   patterns as in the text. A match in a view maps back to the span of the original text it
- *   was decoded from.
+ *   character references, line breaks taken out with the indentation around them, all white
+ *   space taken out, C-family `\xHH` / `\u{…}` / octal / `%uHHHH`, CSS and quoted-printable
+ *   escapes), and through up to three such layers at once (a key URI-encoded twice, an HTML
+ *   reference JSON-escaped); every code unit is fully case-folded (`ß` → `ss`), in the patterns
+ *   as in the text. A match in a view maps back to the span of the original text it was decoded
+ *   from.
  *
  * Spans may cover a little more than the secret (an overlapping second occurrence of a long
  * pattern is assumed to match where it was not compared; a pattern cut short by its owner is
@@ -46,8 +47,8 @@ export interface ScanPattern {
   /** The shortest prefix that counts as a match (the whole pattern when it is shorter). */
   readonly minAccept: number;
   /**
-   * The length of the form `text` was cut from, when it was (longer than `text`): once the whole
-   * of `text` matches, the span runs on for the rest of this many units, uncompared.
+   * The length of the form `text` was cut from, when it was (longer than `text`), in folded units:
+   * once the whole of `text` matches, the span runs on for the rest of this many units, uncompared.
    */
   readonly extent?: number;
   /** The units of the form past `text` (`unitSet`): the assumed rest stops at a unit not among them. */
@@ -60,9 +61,19 @@ const unitBit = (unit: number): number => (unit < 0x1000 ? unit : 0x1000 + (unit
 /** The set of case-folded units of `text` from `from` on. */
 export function unitSet(text: string, from = 0): Uint8Array {
   const set = new Uint8Array((0x1000 + 0x100) / 8);
-  for (let i = from; i < text.length; i++) {
-    const bit = unitBit(foldUnit(text.charCodeAt(i)));
+  const add = (unit: number) => {
+    const bit = unitBit(unit);
     set[bit >> 3]! |= 1 << (bit & 7);
+  };
+  // Each distinct unit is folded once: a 2-million-unit form of a long secret holds a few dozen.
+  const seen = new Uint8Array(0x10000);
+  for (let i = from; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (seen[unit]) continue;
+    seen[unit] = 1;
+    const folded = foldOne(unit);
+    if (folded >= 0) add(folded);
+    else for (const expanded of foldExpansions.get(unit)!) add(expanded.charCodeAt(0));
   }
   return set;
 }
@@ -72,26 +83,46 @@ const holds = (set: Uint8Array, unit: number): boolean => {
   return (set[bit >> 3]! & (1 << (bit & 7))) !== 0;
 };
 
+/** Whether every unit `unit` folds to is in `set`. */
+function holdsFolded(set: Uint8Array, unit: number): boolean {
+  const folded = foldOne(unit);
+  if (folded >= 0) return holds(set, folded);
+  for (const expanded of foldExpansions.get(unit)!) if (!holds(set, expanded.charCodeAt(0))) return false;
+  return true;
+}
+
 /** How a view reads the text: each decodes one encoding in which a server may echo a secret. */
-export type View = 'raw' | 'json' | 'percent' | 'form' | 'html' | 'unwrap' | 'cescape' | 'css' | 'qp';
+export type View = 'raw' | 'json' | 'percent' | 'form' | 'html' | 'unwrap' | 'unspace' | 'cescape' | 'css' | 'qp';
+
+/** White space as JavaScript's `\s` reads it; sanitizer.ts takes out the same from a secret (`textForms`). */
+const SPACE = /\s/;
 
 /** A view is worth reading only when the text holds a character its encoding starts with. */
-const TRIGGERS: Readonly<Record<Exclude<View, 'raw'>, readonly string[]>> = {
+const TRIGGERS: Readonly<Record<Exclude<View, 'raw'>, readonly string[] | RegExp>> = {
   json: ['\\'],
   percent: ['%'],
   form: ['+'],
   html: ['&'],
   unwrap: ['\n', '\r'],
+  unspace: SPACE,
   cescape: ['\\', '%u', '%U'],
   css: ['\\'],
   qp: ['='],
 };
-const triggered = (text: string, view: View): boolean => view === 'raw' || TRIGGERS[view].some((t) => text.includes(t));
+const triggered = (text: string, view: View): boolean => {
+  if (view === 'raw') return true;
+  const trigger = TRIGGERS[view];
+  return trigger instanceof RegExp ? trigger.test(text) : trigger.some((t) => text.includes(t));
+};
 
 /** The encodings a text is decoded through, stacked in any order, the same one twice too (`%252F`, `&amp;#x2F;`). */
 const DECODING: readonly View[] = ['json', 'percent', 'form', 'html', 'unwrap'];
-/** Rarer encodings, read at every layer but not stacked on one another (the work would multiply). */
-const LEAF_DECODING: readonly View[] = ['cescape', 'css', 'qp'];
+/**
+ * Rarer encodings, read at every layer but not stacked on one another (the work would multiply).
+ * Taking out all white space (`abcd efgh`, a key wrapped with indentation) is one: nearly every
+ * text holds a space, so stacked it would double every layer.
+ */
+const LEAF_DECODING: readonly View[] = ['cescape', 'css', 'qp', 'unspace'];
 
 /** How many encodings deep a text is read: three for a message's length, fewer as texts grow (the work multiplies). */
 const layersFor = (length: number): number => (length <= LAYERED_3_MAX ? 3 : length <= LAYERED_MAX ? 2 : 1);
@@ -112,36 +143,61 @@ export interface Span {
 
 // ---- case folding --------------------------------------------------------------------------------
 
+/**
+ * Full case folding of each UTF-16 unit: the lower case of its upper case, to a fixed point, which
+ * may be longer (`ß` and `ẞ` → `ss`, `ﬁ` → `fi`, `İ` → `i̇`): a secret echoed upper-cased
+ * (`STRASSE`) folds as it does. `foldTable` holds a unit's fold where it is one unit, else 0
+ * (no unit past ASCII folds to NUL), and `foldExpansions` the units it folds to; both are made
+ * on the first unit past ASCII.
+ */
 let foldTable: Uint16Array | undefined;
-
-/** Simple case folding of one UTF-16 code unit (lower of upper, where both stay one unit). */
-export function foldUnit(unit: number): number {
-  if (unit < 0x80) return unit >= 0x41 && unit <= 0x5a ? unit + 32 : unit;
-  if (!foldTable) foldTable = buildFoldTable();
-  return foldTable[unit]!;
-}
+const foldExpansions = new Map<number, string>();
 
 function buildFoldTable(): Uint16Array {
   const table = new Uint16Array(0x10000);
+  /** Each unit of `text` as the lower case of its upper case; surrogates as they are (astral letters are not folded). */
+  const once = (text: string): string => {
+    let out = '';
+    for (let i = 0; i < text.length; i++) out += text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdfff ? text[i] : text[i]!.toUpperCase().toLowerCase();
+    return out;
+  };
   for (let unit = 0; unit < 0x10000; unit++) {
-    table[unit] = unit;
-    if (unit >= 0xd800 && unit <= 0xdfff) continue; // surrogates: astral letters are not folded
-    const upper = String.fromCharCode(unit).toUpperCase();
-    const lower = (upper.length === 1 ? upper : String.fromCharCode(unit)).toLowerCase();
-    if (lower.length === 1) table[unit] = lower.charCodeAt(0);
+    const self = String.fromCharCode(unit);
+    let folded = once(self);
+    if (folded !== self) for (let next = once(folded); next !== folded; next = once(folded)) folded = next; // `ẞ` → `ß` → `ss`
+    if (folded.length === 1) table[unit] = folded.charCodeAt(0);
+    else foldExpansions.set(unit, folded);
   }
   return table;
 }
 
+const foldTableOf = (): Uint16Array => (foldTable ??= buildFoldTable());
+
+/** The one unit `unit` folds to, or -1 where it folds to several (`foldExpansions`). */
+function foldOne(unit: number): number {
+  if (unit < 0x80) return unit >= 0x41 && unit <= 0x5a ? unit + 32 : unit;
+  const folded = (foldTable ?? foldTableOf())[unit]!;
+  return folded === 0 ? -1 : folded;
+}
+
 const ASCII = /^[\u0000-\u007f]*$/;
 
+/** `text` fully case-folded, unit by unit (see `foldTable`); patterns and the scanned text fold alike. */
 export function foldText(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase(); // the same as foldUnit on ASCII, natively
-  const units = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) units[i] = foldUnit(text.charCodeAt(i));
-  let out = '';
-  for (let i = 0; i < units.length; i += 8192) out += String.fromCharCode(...units.subarray(i, i + 8192));
-  return out;
+  if (ASCII.test(text)) return text.toLowerCase(); // the same as the table on ASCII, natively
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) if (foldOne(text.charCodeAt(i)) < 0) length += foldExpansions.get(text.charCodeAt(i))!.length - 1;
+  const units = new Uint16Array(length);
+  for (let i = 0, n = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const folded = foldOne(unit);
+    if (folded >= 0) units[n++] = folded;
+    else {
+      const expansion = foldExpansions.get(unit)!;
+      for (let k = 0; k < expansion.length; k++) units[n++] = expansion.charCodeAt(k);
+    }
+  }
+  return Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le'); // unit for unit, lone surrogates too
 }
 
 // ---- the automaton -------------------------------------------------------------------------------
@@ -319,9 +375,9 @@ export class SecretScanner {
       }
     };
 
-    const step = (raw: number, start: number, end: number): void => {
+    /** `raw`, as its case-folded `unit` (one of the units it folds to), decoded from `[start, end)`. */
+    const step = (raw: number, unit: number, start: number, end: number): void => {
       stats.steps++;
-      const unit = foldUnit(raw);
       ring[position % RING] = start;
       position++;
       if (raw === ELLIPSIS) cut(state, position - 1, start);
@@ -388,8 +444,34 @@ export class SecretScanner {
       }
     };
 
-    const feed = layer ? (raw: number, start: number, end: number) => step(raw, layer.start[start]!, layer.end[end - 1]!) : step;
-    decode(text, view, feed);
+    /** Each unit as the units it folds to (`ß`: `s`, `s`), every one spanning where the unit came from. */
+    const fold = (raw: number, start: number, end: number): void => {
+      const unit = foldOne(raw);
+      if (unit >= 0) return step(raw, unit, start, end);
+      const expansion = foldExpansions.get(raw)!;
+      for (let k = 0; k < expansion.length; k++) step(raw, expansion.charCodeAt(k), start, end);
+    };
+    // White space the view took out, at `at`, ends an assumed rest that does not hold it unless
+    // the rest goes on right after it: the view joins a secret's pieces, not a word after one. A
+    // run of white space is judged once, at its first unit (the work stays linear).
+    const dropped = (raw: number, at: number): void => {
+      if (at > 0 && isSpace(text.charCodeAt(at - 1))) return;
+      for (let k = 0; k < active.length; ) {
+        const ext = active[k]!;
+        stats.steps++;
+        const pattern = patterns[ext.pattern]!;
+        const left = Math.min(REST_AFTER_SPACE, (pattern.extent ?? pattern.text.length) - ext.offset);
+        if (ext.offset < pattern.text.length || !pattern.rest || holds(pattern.rest, raw) || restGoesOn(pattern.rest, text, at + 1, left, stats)) {
+          k++;
+          continue;
+        }
+        found.push({ start: ext.start, end: ext.end, pattern: ext.pattern });
+        active[k] = active[active.length - 1]!;
+        active.pop();
+      }
+    };
+    const feed = layer ? (raw: number, start: number, end: number) => fold(raw, layer.start[start]!, layer.end[end - 1]!) : fold;
+    decode(text, view, feed, dropped);
     if (current) found.push(current);
     for (const ext of active) found.push({ start: ext.start, end: ext.end, pattern: ext.pattern });
   }
@@ -400,6 +482,8 @@ export interface TextLayer {
   readonly text: string;
   readonly start?: Int32Array;
   readonly end?: Int32Array;
+  /** The last decoding applied (none for the text itself). */
+  readonly view?: View;
 }
 
 /**
@@ -408,10 +492,11 @@ export interface TextLayer {
  * URL's user information) the same ways.
  */
 export function* decodedLayers(text: string, depth = layersFor(text.length) - 1, layer?: Decoded, under?: View): Generator<TextLayer> {
-  yield layer ?? { text };
+  yield layer ? { ...layer, ...(under ? { view: under } : {}) } : { text };
   if (depth <= 0) return;
   for (const view of [...DECODING, ...LEAF_DECODING]) {
-    if ((view === 'unwrap' && under === 'unwrap') || !triggered(layer?.text ?? text, view)) continue;
+    // White space ends a shape (a URL's authority, a bare value): joined, it would run into the next word.
+    if (view === 'unspace' || (view === 'unwrap' && under === 'unwrap') || !triggered(layer?.text ?? text, view)) continue;
     const inner = materialize(layer?.text ?? text, view, layer);
     yield* decodedLayers(inner.text, LEAF_DECODING.includes(view) ? 0 : depth - 1, inner, view);
   }
@@ -480,12 +565,17 @@ function hexAt(text: string, at: number, count: number): number {
 
 const JSON_ESCAPES: Readonly<Record<string, number>> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
 
-/** Feeds the code units of `text` as `view` decodes them, each with the span it came from. */
-function decode(text: string, view: View, feed: Feed): void {
+/** Feeds the code units of `text` as `view` decodes them, each with the span it came from; `dropped` hears the white space 'unspace' takes out. */
+function decode(text: string, view: View, feed: Feed, dropped?: (unit: number, at: number) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
     const unit = text.charCodeAt(i);
+    if (view === 'unspace' && isSpace(unit)) {
+      dropped?.(unit, i);
+      i++;
+      continue;
+    }
     const used = view === 'raw' ? 0 : decodeOne(text, i, unit, view, feed);
     if (used > 0) i += used;
     else {
@@ -523,7 +613,9 @@ function decodeOne(text: string, i: number, unit: number, view: View, feed: Feed
     case 'html':
       return unit === 0x26 ? decodeReference(text, i, feed) : 0;
     case 'unwrap':
-      return unit === 0x0a || unit === 0x0d ? 1 : 0; // a line break taken out: nothing fed
+      return isSpace(unit) ? unwrapSpace(text, i, feed) : 0;
+    case 'unspace':
+      return 0; // taken out in `decode`
     case 'cescape':
       return unit === 0x5c || unit === 0x25 ? decodeCEscape(text, i, unit, feed) : 0;
     case 'css':
@@ -533,6 +625,45 @@ function decodeOne(text: string, i: number, unit: number, view: View, feed: Feed
     case 'raw':
       return 0;
   }
+}
+
+/** Units after white space inside an assumed rest (or all it has left) that must be the rest's for it to go on. */
+const REST_AFTER_SPACE = 16;
+
+/** Whether the `count` units from `from` (white space skipped; fewer at the text's end) all fold into `rest`. */
+function restGoesOn(rest: Uint8Array, text: string, from: number, count: number, stats: ScanStats): boolean {
+  for (let i = from, seen = 0; i < text.length && seen < count; i++) {
+    stats.steps++;
+    const unit = text.charCodeAt(i);
+    if (isSpace(unit)) continue;
+    seen++;
+    if (!holdsFolded(rest, unit)) return false;
+  }
+  return true;
+}
+
+let spaceTable: Uint8Array | undefined;
+
+/** Whether a unit is white space (`SPACE`), by a table made once. */
+function isSpace(unit: number): boolean {
+  if (unit < 0x80) return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+  if (!spaceTable) {
+    spaceTable = new Uint8Array(0x10000);
+    for (let u = 0x80; u < 0x10000; u++) spaceTable[u] = SPACE.test(String.fromCharCode(u)) ? 1 : 0;
+  }
+  return spaceTable[unit] === 1;
+}
+
+/**
+ * A run of white space at `i`: taken out whole (nothing fed) if it holds a line break, so a
+ * secret wrapped with indentation joins up; else fed as it is. Each run is read once.
+ */
+function unwrapSpace(text: string, i: number, feed: Feed): number {
+  let end = i;
+  let breaks = false;
+  for (; end < text.length && isSpace(text.charCodeAt(end)); end++) breaks ||= text.charCodeAt(end) === 0x0a || text.charCodeAt(end) === 0x0d;
+  if (!breaks) for (let k = i; k < end; k++) feed(text.charCodeAt(k), k, k + 1);
+  return end - i;
 }
 
 /** `%XX` (or `=XX`, with `mark` 0x3d), or the escaped bytes of one UTF-8 sequence, as the code point they encode. */
@@ -636,25 +767,52 @@ function decodeQuotedPrintable(text: string, i: number, feed: Feed): number {
   return decodePercent(text, i, feed, 0x3d);
 }
 
-const NAMED_REFERENCES: Readonly<Record<string, number>> = { amp: 0x26, lt: 0x3c, gt: 0x3e, quot: 0x22, apos: 0x27 };
+/**
+ * Named references a server writes for the characters HTML escapes, with and without `;` (HTML
+ * reads the legacy ones bare, `&amp` and `&AMP` alike), longest first.
+ */
+const NAMED_REFERENCES: readonly (readonly [string, number])[] = [
+  ['quot', 0x22],
+  ['QUOT', 0x22],
+  ['apos', 0x27],
+  ['amp', 0x26],
+  ['AMP', 0x26],
+  ['lt', 0x3c],
+  ['LT', 0x3c],
+  ['gt', 0x3e],
+  ['GT', 0x3e],
+];
+/** Digits of a numeric reference read at most: zero padding (`&#0000000075;`) in bounded work per `&`. */
+const REFERENCE_DIGITS_MAX = 32;
 
-/** `&amp;`, `&#NN;` or `&#xHH;` as the character it stands for. */
+/**
+ * `&amp;`, `&#NN;` or `&#xHH;` as the character it stands for: any zero padding, and the `;`
+ * optional, as HTML reads them (a reference without one ends at its first non-digit).
+ */
 function decodeReference(text: string, i: number, feed: Feed): number {
-  const semicolon = text.indexOf(';', i + 1);
-  if (semicolon < 0 || semicolon - i > 10) return 0;
-  const name = text.slice(i + 1, semicolon);
-  let codePoint: number | undefined = NAMED_REFERENCES[name];
-  if (codePoint === undefined && name.startsWith('#')) {
-    const hex = name[1] === 'x' || name[1] === 'X';
-    const digits = name.slice(hex ? 2 : 1);
-    if (digits.length > 0 && (hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) codePoint = parseInt(digits, hex ? 16 : 10);
+  let at = i + 1;
+  let codePoint: number;
+  if (text.charCodeAt(at) === 0x23) {
+    const hex = (text.charCodeAt(at + 1) | 0x20) === 0x78;
+    at += hex ? 2 : 1;
+    const from = at;
+    codePoint = 0;
+    for (; at < text.length; at++) {
+      const unit = text.charCodeAt(at);
+      const digit = hex ? hexValue(unit) : unit >= 0x30 && unit <= 0x39 ? unit - 0x30 : -1;
+      if (digit < 0) break;
+      if (at - from === REFERENCE_DIGITS_MAX) return 0;
+      codePoint = codePoint * (hex ? 16 : 10) + digit;
+      if (codePoint > 0x10ffff) return 0;
+    }
+    if (at === from) return 0;
+  } else {
+    const named = NAMED_REFERENCES.find(([name]) => text.startsWith(name, at));
+    if (!named) return 0;
+    codePoint = named[1];
+    at += named[0].length;
   }
-  if (codePoint === undefined || codePoint > 0x10ffff) return 0;
-  const end = semicolon + 1;
-  if (codePoint < 0x10000) feed(codePoint, i, end);
-  else {
-    feed(0xd800 + ((codePoint - 0x10000) >> 10), i, end);
-    feed(0xdc00 + ((codePoint - 0x10000) & 0x3ff), i, end);
-  }
-  return end - i;
+  if (text.charCodeAt(at) === 0x3b) at++;
+  feedCodePoint(codePoint, i, at, feed);
+  return at - i;
 }

@@ -121,26 +121,35 @@ export function* typedValues(type: FieldType, value: unknown, path: readonly (st
   }
 }
 
+/** Names of the fields marked secret in `type` and everything it holds (resources by reference aside: the resources are visited themselves). */
+function secretNamesIn(type: FieldType, names = new Set<string>()): Set<string> {
+  if (type.kind === 'object') {
+    for (const f of type.fields) {
+      if (f.secret) names.add(f.name);
+      secretNamesIn(f.type, names);
+    }
+  }
+  if (type.kind === 'array') secretNamesIn(type.items, names);
+  return names;
+}
+
+const fieldsType = (fields: readonly Field[]): FieldType => ({ kind: 'object', fields });
+
 /** Names of every field the model marks secret, for redaction. */
 export const secretFieldNames: readonly string[] = (() => {
   const names = new Set<string>();
-  const visit = (fields: readonly Field[]) => {
-    for (const f of fields) {
-      if (f.secret) names.add(f.name);
-      visitType(f.type);
-    }
-  };
-  const visitType = (t: FieldType) => {
-    if (t.kind === 'object') visit(t.fields);
-    if (t.kind === 'array') visitType(t.items);
-  };
-  for (const r of api.resources) visit(r.fields);
+  for (const r of api.resources) secretNamesIn(fieldsType(r.fields), names);
   for (const e of api.endpoints) {
-    visit(e.body ?? []);
-    if (e.success.kind !== 'ack') visitType(e.success.body);
+    secretNamesIn(fieldsType(e.body ?? []), names);
+    if (e.success.kind !== 'ack') secretNamesIn(e.success.body, names);
   }
   return [...names].sort();
 })();
+
+const secretServers = new Set(api.endpoints.filter((e) => e.success.kind !== 'ack' && secretNamesIn(e.success.body).size > 0).map((e) => e.name));
+
+/** The endpoint's success body holds a field the model marks secret (`GET …/ssh/password`): its answers are never shown as text. */
+export const servesSecret = (e: Endpoint): boolean => secretServers.has(e.name);
 
 /** Fill a path template, e.g. `/sites/{site_id}` with `{ site_id: '...' }`, encoding each value. */
 export function fillPath(template: string, values: Readonly<Record<string, string>>): string {

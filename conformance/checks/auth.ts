@@ -4,6 +4,7 @@
  * (AUTH-SCHEME-CASE, RFC 7235 §2.1).
  */
 import { Sanitizer } from '../../sanitize/sanitizer.ts';
+import { SecretFields } from '../../sanitize/structure.ts';
 import type { Check, CheckContext, Exchange, ProbeRequest, Verdict } from '../types.ts';
 import { expectationCheck, judgeExpectation, transportVerdict } from './expectations.ts';
 import { header, isObject, quote } from './values.ts';
@@ -137,7 +138,7 @@ function credentialsOf(request: ProbeRequest): string[] {
  * words this check reads.)
  */
 const withoutCredentials = (request: ProbeRequest, text: string): string =>
-  new Sanitizer(credentialsOf(request).map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), []).text(text);
+  new Sanitizer(credentialsOf(request).map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), new SecretFields([])).text(text);
 
 const unauthorized = expectationCheck('AUTH-401');
 

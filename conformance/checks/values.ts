@@ -3,7 +3,7 @@
  * can act on: `status` is "404" (string), the body is not JSON, and so on.
  */
 import { secretFieldNames } from '../../spec/queries.ts';
-import { redirectTarget } from '../body.ts';
+import { clip, redirectTarget } from '../body.ts';
 import type { Exchange, ProbeResponse } from '../types.ts';
 
 /** The wire type of a JSON value in the document's words; `absent` for a missing property. */
@@ -16,8 +16,7 @@ export function kindOf(value: unknown): string {
 
 const MAX_SHOWN = 60;
 
-/** Text cut to `max` characters with an ellipsis. */
-export const clip = (text: string, max = MAX_SHOWN): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+export { clip };
 
 /** A value as JSON (clipped) with its type: `"404" (string)`, `null (null)`, `absent`. */
 export function show(value: unknown): string {

@@ -9,8 +9,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { endpoint, fillPath } from '../../spec/queries.ts';
 import {
   behaviours,
+  DECOY_PASSWORD,
   DEEP_JSON_LEVELS,
   ECHO_KEY,
+  ONE_CHARACTER_KEY,
+  ONE_SCOPE,
+  SHARP_S_KEY,
+  WORD_PASSWORDS,
   FLOOD_PER_ANSWER,
   injectedRecordName,
   injectionMarker,
@@ -131,7 +136,7 @@ function misbehavingPath(server: HostileServer): string {
 }
 
 /** What each behaviour looks like on the wire, read from the path where it shows. */
-const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly maxBytes?: number; readonly check: (wire: Wire, server: HostileServer) => void | Promise<void> }>> = {
+const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly maxBytes?: number; readonly extraExchanges?: number; readonly check: (wire: Wire, server: HostileServer) => void | Promise<void> }>> = {
   'never-answers': {
     waitMs: 1_200,
     check: (wire) => {
@@ -321,6 +326,52 @@ const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly
       expect(server.secrets).toContain(body.sftp_password);
     },
   },
+  'served-html-escaped': servedCheck('text/html; charset=utf-8', (p) => `&quot;sftp_password&quot;:&quot;${p}&quot;`),
+  'served-form-encoded': servedCheck('application/x-www-form-urlencoded', (p) => `environment%5Bsftp_password%5D=${encodeURIComponent(p)}`),
+  'served-escaped-key': servedCheck('text/plain', (p) => `"sftp\\u005fpassword":"${p}"`),
+  'served-trailing-garbage': servedCheck('application/json', (p) => `"sftp_password":"${p}"}}<!--`),
+  'served-duplicate-key': servedCheck('text/plain', (p) => `"sftp_password":"${p}","sftp_password":"${DECOY_PASSWORD}"}`),
+  'served-nested-json': servedCheck('text/plain', (p) => `"sftp_password":"${DECOY_PASSWORD}"},"debug":"{\\"sftp_password\\":\\"${p}\\"}"`),
+  'word-passwords': {
+    waitMs: 2_000,
+    check: (wire, server) => {
+      const head = mustParse(wire);
+      expect(header(head, 'content-type')).toEqual(['text/plain']);
+      const password = (JSON.parse(head.body.toString('utf8')) as { environment: { sftp_password: string } }).environment.sftp_password;
+      expect(WORD_PASSWORDS as readonly string[]).toContain(password);
+      expect(server.wordLike).toEqual(WORD_PASSWORDS);
+      expect(server.secrets.some((s) => (WORD_PASSWORDS as readonly string[]).includes(s))).toBe(false);
+    },
+  },
+  'one-character-key': {
+    waitMs: 2_000,
+    check: (wire, server) => {
+      expect(mustParse(wire).status).toBe(500);
+      expect(server.apiKey).toBe(ONE_CHARACTER_KEY);
+      expect(server.wordLike).toEqual([ONE_CHARACTER_KEY]);
+    },
+  },
+  'echo-html-padded': echoCheck((v) => new RegExp(`^Internal error; request was (&#0{3,}\\d+;|&#x0{2,}[0-9a-f]+;){${[...v].length}}`)),
+  'echo-html-bare': echoCheck((v) => [...v].map((c) => `&#${c.codePointAt(0)}`).join('')),
+  'echo-wrapped': echoCheck((v) => `${v.slice(0, 9)}\n        ${v.slice(9, 17)}\r\n\t\t`),
+  'echo-sharp-s': echoCheck((v) => v.toUpperCase(), SHARP_S_KEY),
+  'echo-hex': echoCheck((v) => {
+    const hex = Buffer.from(v).toString('hex');
+    return `${hex} ${hex.toUpperCase()} ${hex.replace(/(..)(?!$)/g, '$1:')}`;
+  }),
+  'echo-cut-headers': {
+    waitMs: 2_000,
+    extraExchanges: 1,
+    check: async (wire, server) => {
+      // Every other GET of the endpoint is a 429 whose Retry-After holds the key after 29 characters; the others are 200s whose Content-Type holds it after 69.
+      const second = await exchange(server, misbehavingPath(server), { waitMs: 2_000 });
+      const heads = [mustParse(wire), mustParse(second)];
+      const throttled = heads.find((h) => h.status === 429)!;
+      const answered = heads.find((h) => h.status === 200)!;
+      expect(header(throttled, 'retry-after')[0]!.indexOf(ECHO_KEY)).toBe(29);
+      expect(header(answered, 'content-type')[0]!.indexOf(ECHO_KEY)).toBe(69);
+    },
+  },
   'password-flood': {
     waitMs: 2_000,
     check: (wire, server) => {
@@ -334,6 +385,42 @@ const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly
     },
   },
 };
+
+/**
+ * A served-* row's answer: 200 under `contentType`, the password in the `x-echo` header, and in
+ * the body in the row's layout (`inBody`, written here by hand from the layout's description).
+ */
+function servedCheck(contentType: string, inBody: (password: string) => string) {
+  return {
+    waitMs: 2_000,
+    check: (wire: Wire, server: HostileServer) => {
+      const head = mustParse(wire);
+      expect(head.status).toBe(200);
+      expect(header(head, 'content-type')).toEqual([contentType]);
+      const [password] = header(head, 'x-echo');
+      expect(server.secrets).toContain(password);
+      expect(head.body.toString('utf8')).toContain(inBody(password!));
+    },
+  };
+}
+
+/** An echo-* row's answer: a 500 whose message quotes the key and every password in the row's form. */
+function echoCheck(form: (value: string) => string | RegExp, key = ECHO_KEY) {
+  return {
+    waitMs: 2_000,
+    check: (wire: Wire, server: HostileServer) => {
+      const head = mustParse(wire);
+      expect(head.status).toBe(500);
+      const { message } = JSON.parse(head.body.toString('utf8')) as { message: string };
+      expect(server.apiKey).toBe(key);
+      for (const secret of server.secrets) {
+        const want = form(secret);
+        if (typeof want === 'string') expect(message).toContain(want);
+        else expect(message).toMatch(want);
+      }
+    },
+  };
+}
 
 /** Every form of the key and the passwords the echo row promises, in one answer. */
 function expectEchoes(wire: Wire, server: HostileServer, status: number): void {
@@ -367,9 +454,8 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-// The quote-injection row acts on the reads discovery makes, whatever the scope: one row.
 const rows = behaviours.flatMap((behaviour) =>
-  (behaviour === 'quote-injection' ? (['some'] as const) : (['all', 'some', 'most'] as const)).map((scope) => [`${behaviour} (${scope})`, { behaviour, scope }] as const),
+  (ONE_SCOPE.has(behaviour) ? (['some'] as const) : (['all', 'some', 'most'] as const)).map((scope) => [`${behaviour} (${scope})`, { behaviour, scope }] as const),
 );
 
 describe.concurrent('hostile servers on the wire', () => {
@@ -390,7 +476,7 @@ describe.concurrent('hostile servers on the wire', () => {
     }
     const before = server.stats().inScope;
     await check(await exchange(server, path, { waitMs, ...(maxBytes ? { maxBytes } : {}) }), server);
-    expect(server.stats().inScope).toBe(before + 1);
+    expect(server.stats().inScope).toBe(before + 1 + (wireChecks[behaviour].extraExchanges ?? 0));
   });
 
   it('huge-password: the password endpoint serves 1 MiB under both scopes', async () => {

@@ -19,6 +19,17 @@ import { startMock } from '../../mock/server.ts';
 import { Store } from '../../mock/store.ts';
 import type { Variant } from '../../mock/variant.ts';
 
+/** A served password the suite must find by structure, in a body it cannot read as the document's JSON. */
+function servedLayouts() {
+  return ['served-html-escaped', 'served-form-encoded', 'served-escaped-key', 'served-trailing-garbage', 'served-duplicate-key', 'served-nested-json'] as const;
+}
+/** Forms of an echoed secret a search must read through. */
+function echoForms() {
+  return ['echo-html-padded', 'echo-html-bare', 'echo-wrapped', 'echo-sharp-s', 'echo-cut-headers', 'echo-hex'] as const;
+}
+export const SERVED_LAYOUTS = servedLayouts();
+export const ECHO_FORMS = echoForms();
+
 export const behaviours = [
   'never-answers',
   'headers-then-stall',
@@ -39,8 +50,19 @@ export const behaviours = [
   'long-passwords',
   'password-flood',
   'quote-injection',
+  ...servedLayouts(),
+  // Secrets no text search can hide without rewriting the report's own words.
+  'word-passwords',
+  'one-character-key',
+  ...echoForms(),
 ] as const;
 export type Behaviour = (typeof behaviours)[number];
+
+/**
+ * Behaviours that act on one endpoint discovery never reads, or on discovery's reads in a way it
+ * copes with (the suite learns from them): run under scope `some` only.
+ */
+export const ONE_SCOPE: ReadonlySet<Behaviour> = new Set(['quote-injection', ...SERVED_LAYOUTS, 'word-passwords', 'one-character-key', ...ECHO_FORMS]);
 
 /**
  * `all`: every request misbehaves (discovery fails); `some`: only one endpoint's requests do;
@@ -77,6 +99,11 @@ export interface HostileServer {
   readonly domainId: string;
   /** Exact strings that must never appear in the suite's output: the key and the served passwords (growing as they are served). */
   readonly secrets: readonly string[];
+  /**
+   * Secrets no output can be searched for without rewriting the report's own words (one
+   * character, a word the reports use): hidden only where they stand as values, and the run says so.
+   */
+  readonly wordLike: readonly string[];
   /** An endpoint discovery does not read that misbehaves (under `some` the only one); undefined under `all`. */
   readonly endpoint: EndpointName | undefined;
   /** Requests that fell in the scope, and lazy bodies still being written (byte-per-second, huge-body). */
@@ -105,6 +132,18 @@ export const ECHO_KEY = 'hsc_live/k\u00e9y+Secret_0123456789ABCDEF';
 /** Passwords with `/`, `é` and `"`, one per environment. */
 export const echoPassword = (envName: string) => `sftp/pa"ss\u00e9-${envName}-Zq7xW2`;
 
+/** The served-* rows' passwords (one per environment), each echoed in a header so the suite must have learned it to hide it. */
+export const servedPassword = (envName: string) => `served-Pw7-${envName}-qX2zR9kL`;
+/** The decoy a duplicate key's last value carries (what `JSON.parse` keeps). */
+export const DECOY_PASSWORD = 'decoy-password-not-the-real-one';
+/** The word-passwords row: words of the suite's reports, served as passwords. */
+export const WORD_PASSWORDS = ['failures', 'warnings', 'coverage', 'operation', 'specVersion'] as const;
+/** The one-character-key row's key. */
+export const ONE_CHARACTER_KEY = 'k';
+/** The echo-sharp-s row's key and passwords: `ß` upper-cases to `SS`, a longer text. */
+export const SHARP_S_KEY = 'hsc_straße_Schlüssel_0123456789';
+export const sharpSPassword = (envName: string) => `größe-straße-${envName}-Pw9`;
+
 /** What a misbehaviour's `wire` gets: the mock's answer, the request, and the row's secrets. */
 interface Answer {
   readonly res: ServerResponse;
@@ -123,6 +162,10 @@ interface Answer {
 
 interface Misbehaviour {
   readonly description: string;
+  /** Secrets of the row that no text search can hide (`HostileServer.wordLike`). */
+  readonly wordLike?: readonly string[];
+  /** `wire` sees every answer under scope `some` too, and picks the ones it changes (discovery's reads among them). */
+  readonly choosesEndpoints?: true;
   /** Under scope `some`: an endpoint discovery does not read, and that gets few probes. */
   readonly someEndpoint: EndpointName;
   /** Changes to the company under test before the store is built (key, passwords). */
@@ -447,6 +490,7 @@ const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
   'quote-injection': {
     description: 'serves DNS record names that break out of shell quoting, and a password equal to their quoted form',
     someEndpoint: 'listDnsRecords',
+    choosesEndpoints: true,
     wire: ({ res, response }) => {
       const body = response.body;
       if (!is2xx(response.status) || !isObject(body)) return false;
@@ -456,7 +500,106 @@ const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
       return writeText(res, response.status, JSON.stringify({ ...body, domain: { ...body.domain, dns_records: records } }));
     },
   },
+  'served-html-escaped': servedAs('its JSON HTML-escaped (`&quot;sftp_password&quot;:…`), as text/html', 'text/html; charset=utf-8', (env, pw) =>
+    JSON.stringify({ environment: { id: env, sftp_password: pw } }).replace(/"/g, '&quot;'),
+  ),
+  'served-form-encoded': servedAs('form-encoded (`environment[sftp_password]=…`)', 'application/x-www-form-urlencoded', (env, pw) =>
+    `environment%5Bid%5D=${encodeURIComponent(env)}&environment%5Bsftp_password%5D=${encodeURIComponent(pw)}`,
+  ),
+  'served-escaped-key': servedAs('as JSON whose key is escaped (`"sftp\\u005fpassword"`), as text/plain', 'text/plain', (env, pw) =>
+    `{"environment":{"id":${JSON.stringify(env)},"sftp\\u005fpassword":${JSON.stringify(pw)}}}`,
+  ),
+  'served-trailing-garbage': servedAs('as JSON followed by garbage', 'application/json', (env, pw) => `${JSON.stringify({ environment: { id: env, sftp_password: pw } })}<!-- debug -->`),
+  'served-duplicate-key': servedAs('under a duplicate key whose last value is a decoy, as text/plain', 'text/plain', (env, pw) =>
+    `{"environment":{"id":${JSON.stringify(env)},"sftp_password":${JSON.stringify(pw)},"sftp_password":${JSON.stringify(DECOY_PASSWORD)}}}`,
+  ),
+  'served-nested-json': servedAs('only inside JSON in a string (`"debug":"{\\"sftp_password\\":…}"`), a decoy in the field, as text/plain', 'text/plain', (env, pw) =>
+    JSON.stringify({ environment: { id: env, sftp_password: DECOY_PASSWORD }, debug: JSON.stringify({ sftp_password: pw }) }),
+  ),
+  'word-passwords': {
+    description: `serves words of the suite's reports as SFTP passwords (${WORD_PASSWORDS.join(', ')}), and the password endpoint's answer as text/plain`,
+    someEndpoint: PASSWORD_ENDPOINT,
+    wordLike: WORD_PASSWORDS,
+    choosesEndpoints: true,
+    company: (company) => withPasswords(company, (envName) => (envName === 'live' ? WORD_PASSWORDS[0] : WORD_PASSWORDS[4])),
+    wire: ({ res, response }) => {
+      if (!is2xx(response.status) || !isObject(response.body)) return false;
+      if (response.endpoint?.name === 'validateApiKey') return writeText(res, response.status, JSON.stringify({ ...response.body, sftp_password: WORD_PASSWORDS }));
+      if (response.endpoint?.name !== PASSWORD_ENDPOINT) return false;
+      return writeText(res, response.status, JSON.stringify(response.body), { 'content-type': 'text/plain' });
+    },
+  },
+  'one-character-key': {
+    description: `has the one-character key \`${ONE_CHARACTER_KEY}\`, and answers 500 on one endpoint`,
+    someEndpoint: QUIET_ENDPOINT,
+    wordLike: [ONE_CHARACTER_KEY],
+    company: (company) => ({ ...company, apiKey: ONE_CHARACTER_KEY }),
+    wire: ({ res }) => writeText(res, 500, JSON.stringify({ message: 'Error occurred while processing the request', status: 500 })),
+  },
+  'echo-html-padded': echoIn('as HTML references with zero padding (`&#0000000104;`, `&#x00068;`)', (v) =>
+    [...v].map((c, i) => (i % 2 ? `&#${String(c.codePointAt(0)).padStart(10, '0')};` : `&#x${c.codePointAt(0)!.toString(16).padStart(7, '0')};`)).join(''),
+  ),
+  'echo-html-bare': echoIn('as HTML references without `;` (`&#104&#115`)', (v) => [...v].map((c) => `&#${c.codePointAt(0)}`).join('')),
+  'echo-wrapped': echoIn('broken by line breaks and indentation', (v) => `${v.slice(0, 9)}\n        ${v.slice(9, 17)}\r\n\t\t${v.slice(17)}`),
+  'echo-sharp-s': {
+    ...echoIn('upper-cased, where `ß` becomes `SS`', (v) => v.toUpperCase()),
+    company: (company) => withPasswords({ ...company, apiKey: SHARP_S_KEY }, sharpSPassword),
+  },
+  'echo-cut-headers': {
+    description: 'answers 200 with a Content-Type that holds the key past its 69th character, then 429s whose Retry-After holds it past its 29th',
+    someEndpoint: QUIET_ENDPOINT,
+    company: (company) => ({ ...company, apiKey: ECHO_KEY }),
+    wire: ({ res, request, response }) => {
+      const key = requestKey(request) ?? ECHO_KEY;
+      // The suite cuts a Content-Type at 80 characters and a Retry-After at 40: 11 of the key's characters before each cut.
+      if (request.method === 'GET' && cutHeaderAnswers++ % 2 === 0) return writeText(res, 429, '{"message":"slow down","status":429}', { 'retry-after': `${'9'.repeat(28)} ${key}` });
+      return writeText(res, 200, jsonText(response), { 'content-type': `text/plain; profile=${'p'.repeat(69 - 'text/plain; profile='.length)}${key}` });
+    },
+  },
+  'echo-hex': echoIn('as the hex of its UTF-8 bytes: lower case, upper case and colon-separated', (v) => {
+    const hex = Buffer.from(v, 'utf8').toString('hex');
+    return `${hex} ${hex.toUpperCase()} ${hex.match(/../g)!.join(':')}`;
+  }),
 };
+
+let cutHeaderAnswers = 0;
+
+/**
+ * The served-* rows: the password endpoint answers 200 with the password in `layout`, under
+ * `contentType`, and echoes it in an `x-echo` header: the header is printed with the failure, so
+ * the run must have learned the value from the layout (no text search knows it otherwise).
+ */
+function servedAs(how: string, contentType: string, layout: (envId: string, password: string) => string): Misbehaviour {
+  return {
+    description: `serves the SFTP password ${how}, and echoes it in a header`,
+    someEndpoint: PASSWORD_ENDPOINT,
+    company: (company) => withPasswords(company, servedPassword),
+    wire: ({ res, response, request, passwords }) => {
+      if (!is2xx(response.status)) return false;
+      const envId = /\/environments\/([^/?]+)/.exec(request.url)?.[1] ?? '';
+      const env = isObject(response.body) && isObject(response.body.environment) ? response.body.environment : {};
+      const password = typeof env.sftp_password === 'string' ? env.sftp_password : passwords[0]!;
+      return writeText(res, 200, layout(envId, password), { 'content-type': contentType, 'x-echo': password });
+    },
+  };
+}
+
+/**
+ * The echo-* rows: one endpoint answers 500 quoting the request's key and the passwords in one
+ * form, in its message; the passwords are served as usual, so the suite knows them.
+ */
+function echoIn(how: string, form: (value: string) => string): Misbehaviour {
+  return {
+    description: `answers 500 quoting the key and the passwords ${how}`,
+    someEndpoint: QUIET_ENDPOINT,
+    company: (company) => withPasswords({ ...company, apiKey: ECHO_KEY }, echoPassword),
+    wire: ({ res, request, passwords }) => {
+      const key = requestKey(request);
+      const values = [...(key === undefined ? [] : [key]), ...passwords];
+      return writeText(res, 500, JSON.stringify({ message: `Internal error; request was ${values.map(form).join(' | ')}`, status: 500 }));
+    },
+  };
+}
 
 let floodCount = 0;
 
@@ -487,7 +630,7 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
     description: misbehaviour.description,
     hooks: {
       wire: (res, response, request) => {
-        if (scope === 'some' && response.endpoint?.name !== endpoint && behaviour !== 'quote-injection') return false;
+        if (scope === 'some' && response.endpoint?.name !== endpoint && !misbehaviour.choosesEndpoints) return false;
         if (scope === 'most' && (!response.endpoint || DISCOVERY_READS.has(response.endpoint.name as EndpointName))) return false;
         inScope++;
         const socket = res.socket;
@@ -504,8 +647,10 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
     envIds: site.environments.map((e) => e.id),
     domainId: site.environments[0]!.domains[0]!.id,
     get secrets() {
-      return [company.apiKey, ...passwords, ...servedSecrets];
+      const wordLike = new Set(misbehaviour.wordLike ?? []);
+      return [company.apiKey, ...passwords, ...servedSecrets].filter((s) => !wordLike.has(s));
     },
+    wordLike: misbehaviour.wordLike ?? [],
     endpoint,
     stats: () => ({ inScope, streaming }),
     close: () => mock.close(),
