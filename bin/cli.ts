@@ -33,7 +33,7 @@ const commands: readonly Command[] = [
   {
     name: 'mock',
     summary: 'run the reference mock server (prints one JSON line with its URL and test keys)',
-    usage: 'mock [--host HOST] [--port PORT] [--fault NAME] [--layout NAME] [--unmarked-fields optional|required] [--log text|json]',
+    usage: 'mock [--host HOST] [--port PORT] [--fault NAME] [--layout NAME] [--unmarked-fields optional|required] [--log text|json] [--rate-limit N/WINDOW]',
     flags: [
       '--host HOST   address to listen on (default 127.0.0.1)',
       '--port PORT   port to listen on, 0 for any free port (default 4010)',
@@ -43,6 +43,8 @@ const commands: readonly Command[] = [
       '              omitted, with an X-Contract-Warning header naming them; required refuses them with 400',
       '--log text|json  request log on stderr: method, path, status, duration, body (secrets redacted), warnings;',
       '              json: one object per line (default text)',
+      '--rate-limit N/WINDOW  a token bucket per key (120/60s, 120/1m, 20/s): past it, 429 with Retry-After; every',
+      '              answer carries RateLimit-Policy and RateLimit (the IETF draft), for testing a client\'s 429 handling',
       '',
       'a 400 lists every problem in data.problems; an unknown path or method answers 404 naming the closest endpoints in data',
       '',

@@ -14,10 +14,15 @@ import { bytes } from './body.ts';
 import { CURL_WITHHELD } from './curl.ts';
 import { discover, DiscoveryError, type Discovery } from './discovery.ts';
 import { createTransport } from './http.ts';
+import { RunBudget } from './schedule/budget.ts';
+import { forecastOf, planLines } from './run/forecast.ts';
+import type { RunPlan } from './run/plan.ts';
+import { DEFAULT_SHRINK_BUDGET } from './shrink.ts';
 import { liveSafetyNote } from './probes/inputs.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
 import { parseConformArgs, type ConformOptions, type Destination } from './options.ts';
-import { createProgress, finalLine, renderConsole } from './report/console.ts';
+import { finalLine, renderConsole } from './report/console.ts';
+import { createProgress } from './report/progress.ts';
 import { renderJson } from './report/json.ts';
 import { renderJunit } from './report/junit.ts';
 import { runConformance, type Suite } from './runner.ts';
@@ -55,6 +60,11 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
   starting?.catch(() => {}); // awaited in the try below, whose finally closes it
   // Progress lines are counts only: the matcher as last built will do (no rebuild per line).
   const progress = createProgress(sanitizer.writer(io.stderr, { allowStale: true }));
+  // The budget counts from here: discovery, probes, properties and clean-up all come out of it.
+  const budget = new RunBudget({
+    ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
+    ...(options.maxDurationMs !== undefined ? { maxDurationMs: options.maxDurationMs } : {}),
+  });
   const send = createTransport({
     timeoutMs: options.timeoutMs,
     rate: options.rate,
@@ -62,6 +72,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     maxWaitMs: options.maxWaitS * 1000,
     bodyCap: options.maxBodyKb * 1024,
     sanitizer,
+    budget,
   });
   let mock: Embedded | undefined;
   try {
@@ -112,14 +123,20 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       send,
       suite,
       sanitizer,
+      budget,
+      pacing: send.pacing,
       onProgress: progress.update,
+      // Against an external target, the plan is said before the first probe: it may take long.
+      ...(mock ? {} : { onPlan: (plan: RunPlan) => planLines(plan, forecastOf(plan, DEFAULT_SHRINK_BUDGET.perRun), send.pacing(), budget).forEach((line) => progress.say(line)) }),
       notes: [...main.notes, ...(other?.notes.map((n) => n.replace(/^discovery:/, 'discovery (other company):')) ?? []), ...[liveSafetyNote(target)].filter((n) => n !== undefined)],
       priorRequests: main.requests + (other?.requests ?? 0),
       startedAt,
       reportOptions: {
         allowLive,
         timeoutMs: options.timeoutMs,
-        rate: options.rate ?? null,
+        rate: options.rate ?? 'auto',
+        maxRequests: options.maxRequests ?? null,
+        maxDurationMs: options.maxDurationMs ?? null,
         maxWaitS: options.maxWaitS,
         maxBodyKb: options.maxBodyKb,
         maxJsonDepth: MAX_JSON_DEPTH,
@@ -136,7 +153,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       notes: [
         ...report.notes,
         sanitizer.text(
-          `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); waits for 429s added up to ${(waited / 1000).toFixed(1)} s of the run's budget of ${options.maxWaitS} s (--max-wait-s)`,
+          `limits: answers read up to ${bytes(options.maxBodyKb * 1024)} (--max-body-kb) and ${MAX_JSON_DEPTH} levels of nesting (ASM-BODY-BOUNDS); each request given ${options.timeoutMs} ms (--timeout-ms); pauses on 429s added up to ${(waited / 1000).toFixed(1)} s of the run's budget of ${options.maxWaitS} s (--max-wait-s)`,
         ),
       ],
     };

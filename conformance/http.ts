@@ -2,10 +2,13 @@
  * The suite's transport: sends one probe's request and captures what came back. It never throws
  * and never hangs: one deadline covers the headers and the whole body, and every error becomes a
  * `TransportFailure`. Bodies are read up to a cap and parsed within a depth bound
- * (ASM-BODY-BOUNDS). HTTP 429 is throttling (ASM-THROTTLE-429): waited out and retried, so it
- * never reaches the checks, within one budget of waiting for the whole run; a wait beyond what
- * is left fails that request as throttled. `rate` spaces requests across all concurrent sends.
- * Every secret field value in a request or an answer is taught to the sanitizer as it passes.
+ * (ASM-BODY-BOUNDS). Every request waits for its slot from the run's one pacer (schedule/pacer.ts:
+ * `--rate N`, or the target's own limit) and is taken from the run's budget (schedule/budget.ts:
+ * `--max-requests`, `--max-duration`): a request the budget cannot cover is not sent, and judges
+ * nothing. HTTP 429 is throttling (ASM-THROTTLE-429): retried after the pause the pacer keeps, so
+ * it never reaches the checks; a request still throttled after its retries, or whose pause would
+ * pass the run's budget for waiting, ends as throttled, which judges nothing either. Every secret
+ * field value in a request or an answer is taught to the sanitizer as it passes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
@@ -13,19 +16,25 @@ import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { servesSecret } from '../spec/queries.ts';
 import { clip, learnExchange, markLearned, readAnswer } from './body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
+import { RunBudget } from './schedule/budget.ts';
+import { Pacer, type PacerStats } from './schedule/pacer.ts';
 import type { Exchange, Probe, ProbeRequest, ProbeResponse, Send, TransportFailure } from './types.ts';
 
 export interface TransportOptions {
   /** Deadline of one attempt, headers and body together. */
   readonly timeoutMs: number;
-  /** At most this many requests per second (retries included); unlimited when undefined. */
+  /** At most this many requests per second (retries included); undefined paces to the target. Ignored with `pacer`. */
   readonly rate?: number | undefined;
   /** 429 answers waited out per request before giving up (default 5). */
   readonly maxRetries?: number;
-  /** The run's budget for waiting out 429s, all waits together, in ms (default 60 000: `--max-wait-s`). */
+  /** The run's budget for pausing on 429s, each moment once (default 60 000: `--max-wait-s`). Ignored with `pacer`. */
   readonly maxWaitMs?: number;
-  /** The first back-off when a 429 names no `Retry-After`, doubled on each retry (default 500 ms). */
+  /** The first gap after a 429 that says nothing, before the rate is known (default 500 ms). Ignored with `pacer`. */
   readonly backoffMs?: number;
+  /** The run's pacer, shared with whatever else sends; default: one of its own from `rate`, `maxWaitMs` and `backoffMs`. */
+  readonly pacer?: Pacer;
+  /** The run's budget of requests and time; default: none. */
+  readonly budget?: RunBudget;
   /** Connections per origin (default 16; the runner sends at most 8 at once). */
   readonly connections?: number;
   /** Response bodies are read up to this many bytes (default 1 MiB: `--max-body-kb`). */
@@ -39,13 +48,14 @@ export interface TransportStats {
   readonly requests: number;
   /** 429 answers waited out. */
   readonly throttled: number;
-  /** Time spent waiting them out, all waits together, in ms. */
+  /** Time the run spent paused by 429s, each moment counted once, in ms (what `--max-wait-s` bounds). */
   readonly waitedMs: number;
 }
 
-/** A `Send`, plus what it has sent so far and a way to drop its connections. */
+/** A `Send`, plus what it has sent so far, what its pacer learned, and a way to drop its connections. */
 export type Transport = Send & {
   readonly stats: () => TransportStats;
+  readonly pacing: () => PacerStats;
   readonly close: () => Promise<void>;
 };
 
@@ -53,23 +63,28 @@ export const DEFAULT_BODY_CAP = DEFAULT_MAX_BODY_KB * 1024;
 export const DEFAULT_MAX_WAIT_MS = DEFAULT_MAX_WAIT_S * 1000;
 
 /** A whole request, sent once: a response (any status) or a transport failure. */
-type Attempt = { readonly response: ProbeResponse; readonly retryAfter?: string | undefined } | { readonly failure: TransportFailure };
+type Attempt = { readonly response: ProbeResponse } | { readonly failure: TransportFailure };
+
+/** Which of the target's limits a request counts against: its credentials (a limit is per key, as a rule). */
+const credentialOf = (request: ProbeRequest): string => {
+  const header = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'authorization');
+  return header?.[1] ?? 'no credentials';
+};
 
 export function createTransport(options: TransportOptions): Transport {
   const maxRetries = options.maxRetries ?? 5;
-  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  const backoffMs = options.backoffMs ?? 500;
   const bodyCap = options.bodyCap ?? DEFAULT_BODY_CAP;
+  const pacer =
+    options.pacer ?? new Pacer({ ...(options.rate !== undefined ? { fixedRate: options.rate } : {}), maxPauseMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}) });
+  const budget = options.budget ?? new RunBudget();
   const dispatcher = new Agent({
     connections: options.connections ?? 16,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connect: { timeout: options.timeoutMs },
   });
-  const limiter = rateLimiter(options.rate);
   let requests = 0;
   let throttled = 0;
-  let waitedMs = 0;
 
   /**
    * One attempt, given `deadlineMs` (what is left of the request's `timeoutMs`). The answer's
@@ -102,7 +117,7 @@ export function createTransport(options: TransportOptions): Transport {
         options.sanitizer.learnValues(secrets, 'served');
         markLearned(options.sanitizer, response);
       }
-      return { response, retryAfter: headers['retry-after'] };
+      return { response };
     } catch (error) {
       return { failure: classify(error, timedOut, options.timeoutMs, elapsed()) };
     } finally {
@@ -110,73 +125,68 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
+  /** What a request the budget did not cover is: no answer, and nothing judged. */
+  const notSent = (probe: Probe, why: string, waited: number, ms = 0): Exchange => ({ probe, throttled: waited, failure: { kind: 'budget', message: `not sent: ${why}`, ms } });
+
   // One deadline per request, all its attempts together: a target answering 429 slowly cannot
-  // stretch a request past --timeout-ms (the waits between attempts come from the run's budget).
+  // stretch a request past --timeout-ms (the pauses between attempts are the pacer's).
   const send = async (probe: Probe): Promise<Exchange> => {
+    const credential = credentialOf(probe.request);
     let waited = 0;
     let spent = 0;
     for (;;) {
       const left = options.timeoutMs - spent;
       if (left <= 0) {
-        const message = `no complete answer within ${options.timeoutMs} ms: ${waited + 1} attempts, each answered 429 (waits between them not counted)`;
+        const message = `no complete answer within ${options.timeoutMs} ms: ${waited + 1} attempts, each answered 429 (pauses between them not counted)`;
         return { probe, throttled: waited, failure: { kind: 'timeout', message, ms: Math.round(spent) } };
       }
-      await limiter(); // outside the deadline: waiting for a slot is not the server's time
+      const spending = probe.cleanup ? 'cleanup' : 'run';
+      const spentBefore = budget.spent(spending);
+      if (spentBefore !== undefined) return notSent(probe, spentBefore, waited);
+      // Waiting for a slot is not the server's time: outside the deadline.
+      const deadline = budget.deadline(spending);
+      const ticket = await pacer.acquire(credential, deadline, probe.endpoint.name);
+      if (!ticket) return notSent(probe, budget.cutAtDeadline(spending), waited);
+      const refused = budget.take(spending);
+      if (refused !== undefined) {
+        pacer.settle(ticket);
+        return notSent(probe, refused, waited);
+      }
       requests++;
-      // The deadline inside `attempt` should always fire; this second one guards against a stuck stream.
+      // The budget's deadline cuts an attempt short too: what it cuts judges nothing.
+      const cutAt = Math.min(left, deadline - performance.now());
       const began = performance.now();
-      const result = await withDeadline(attempt(probe.request, left, servesSecret(probe.endpoint)), left + 2_000);
+      // The deadline inside `attempt` should always fire; this second one guards against a stuck stream.
+      const result = await withDeadline(attempt(probe.request, Math.max(1, cutAt), servesSecret(probe.endpoint)), Math.max(1, cutAt) + 2_000);
       spent += performance.now() - began;
-      if ('failure' in result) return { probe, failure: result.failure, throttled: waited };
-      if (result.response.status !== 429) return { probe, response: result.response, throttled: waited };
+      if ('failure' in result) {
+        pacer.settle(ticket);
+        if (result.failure.kind === 'timeout' && cutAt < left) {
+          const why = budget.cutAtDeadline(spending);
+          return { probe, throttled: waited, failure: { kind: 'budget', message: `cut short: ${why} while it waited for an answer`, ms: result.failure.ms } };
+        }
+        return { probe, failure: result.failure, throttled: waited };
+      }
+      const throttle = pacer.observe(ticket, result.response.status, result.response.headers);
+      if (!throttle) return { probe, response: result.response, throttled: waited };
       throttled++;
       const ms = result.response.ms;
+      if (!throttle.retry) return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: ${throttle.why}`, ms } };
       if (waited >= maxRetries) {
-        const how = result.retryAfter === undefined ? 'backing off without a Retry-After' : `Retry-After: ${clip(result.retryAfter, 40)} honoured`;
+        const retryAfter = result.response.headers['retry-after'];
+        const how = retryAfter === undefined ? 'paced without a Retry-After' : `Retry-After: ${clip(retryAfter, 40)} honoured`;
         return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: HTTP 429 still, after ${maxRetries} retries of this request (${how})`, ms } };
       }
-      const delay = retryDelay(result.retryAfter, waited, backoffMs);
-      const budgetLeft = maxWaitMs - waitedMs;
-      if (delay > budgetLeft) {
-        const asked = result.retryAfter === undefined ? 'no Retry-After' : `Retry-After: ${clip(result.retryAfter, 40)}`;
-        const message = `throttled: HTTP 429 asked to wait ${seconds(delay)} (${asked}), more than the ${seconds(Math.max(0, budgetLeft))} left of the run's ${seconds(maxWaitMs)} for waiting out 429s (--max-wait-s)`;
-        return { probe, throttled: waited, failure: { kind: 'throttled', message, ms } };
-      }
-      waitedMs += delay; // taken before the wait, so concurrent waits cannot overspend the budget
-      await sleep(delay);
       waited++;
+      // A lone 429 slows nothing else: this request alone waits before it goes again (outside its deadline).
+      if (throttle.afterMs) await sleep(Math.max(0, Math.min(throttle.afterMs, budget.deadline(spending) - performance.now())));
     }
   };
   return Object.assign(send, {
-    stats: (): TransportStats => ({ requests, throttled, waitedMs }),
+    stats: (): TransportStats => ({ requests, throttled, waitedMs: Math.round(pacer.stats.pausedMs) }),
+    pacing: () => pacer.stats,
     close: () => dispatcher.close().catch(() => undefined),
   });
-}
-
-/** How long to wait before retrying a 429: `Retry-After` (seconds or an HTTP-date), else exponential back-off. */
-export function retryDelay(retryAfter: string | undefined, retry: number, backoffMs: number, now = Date.now()): number {
-  const value = retryAfter?.trim();
-  if (value) {
-    if (/^\d+$/.test(value)) return Number(value) * 1000;
-    const at = Date.parse(value);
-    if (!Number.isNaN(at)) return Math.max(0, at - now);
-  }
-  return backoffMs * 2 ** retry;
-}
-
-const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
-
-/** A token bucket of one token: requests start at least `1000 / rate` ms apart, across all callers. */
-function rateLimiter(rate: number | undefined): () => Promise<void> {
-  if (rate === undefined || !(rate > 0) || !Number.isFinite(rate)) return async () => {};
-  const interval = 1000 / rate;
-  let next = 0;
-  return async () => {
-    const now = performance.now();
-    const at = Math.max(now, next);
-    next = at + interval;
-    if (at > now) await sleep(at - now);
-  };
 }
 
 function withDeadline(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {

@@ -10,6 +10,7 @@ import { probeReportFile, reportFileProblem, SYMLINK_REFUSED } from '../bin/repo
 import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
 import type { RuleId } from '../spec/model.ts';
+import { parseDuration } from './schedule/budget.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
 
 export type ReporterName = 'console' | 'json' | 'junit';
@@ -37,7 +38,11 @@ export interface ConformOptions {
   readonly maxWaitS: number;
   /** Answers are read up to this many KiB. */
   readonly maxBodyKb: number;
+  /** Requests per second at most (`--rate N`); undefined paces to the target (`--rate auto`). */
   readonly rate?: number;
+  /** The run's budget: it stops sending at the first reached, and judges what it has (`--max-requests`, `--max-duration`). */
+  readonly maxRequests?: number;
+  readonly maxDurationMs?: number;
   readonly concurrency: number;
   readonly only?: readonly RuleId[];
   readonly strict: boolean;
@@ -73,11 +78,19 @@ function parseSeed(text: string | undefined): number {
   return n;
 }
 
+/** `--rate auto` (the default: paced to what the target says of its limit) or a fixed cap in requests per second. */
 function parseRate(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
+  if (text === undefined || text.trim().toLowerCase() === 'auto') return undefined;
   const n = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!(n > 0 && n <= 100_000)) throw new UsageError(`--rate needs a number of requests per second above 0, not '${text}'`);
+  if (!(n > 0 && n <= 100_000)) throw new UsageError(`--rate needs auto or a number of requests per second above 0, not '${text}'`);
   return n;
+}
+
+function parseMaxDuration(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined || ms > 7 * 86_400_000) throw new UsageError(`--max-duration needs a duration such as 90s, 10m or 1.5h (up to 7 days), not '${text}'`);
+  return ms;
 }
 
 /**
@@ -196,6 +209,8 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     'max-wait-s': { type: 'string' },
     'max-body-kb': { type: 'string' },
     rate: { type: 'string' },
+    'max-requests': { type: 'string' },
+    'max-duration': { type: 'string' },
     concurrency: { type: 'string' },
     only: { type: 'string', multiple: true },
     strict: { type: 'boolean' },
@@ -234,6 +249,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
   }
 
   const rate = parseRate(flags.rate);
+  const maxDurationMs = parseMaxDuration(flags['max-duration']);
   const only = parseOnly(flags.only);
   return {
     ...(live ? { live } : {}),
@@ -247,6 +263,8 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     maxWaitS: wholeNumber('--max-wait-s', flags['max-wait-s'], DEFAULT_MAX_WAIT_S, 86_400),
     maxBodyKb: positiveInt('--max-body-kb', flags['max-body-kb'], DEFAULT_MAX_BODY_KB, 1024 * 1024),
     ...(rate !== undefined ? { rate } : {}),
+    ...(flags['max-requests'] !== undefined ? { maxRequests: positiveInt('--max-requests', flags['max-requests'], 0, 1_000_000_000) } : {}),
+    ...(maxDurationMs !== undefined ? { maxDurationMs } : {}),
     concurrency: positiveInt('--concurrency', flags.concurrency, DEFAULT_CONCURRENCY, 256),
     ...(only ? { only } : {}),
     strict: flags.strict ?? false,

@@ -342,3 +342,37 @@ describe('runConformance', () => {
     expect(loose.notes.some((n) => n.startsWith('ASM-THROTTLE-429'))).toBe(true);
   });
 });
+
+describe('only an answer can fail a rule', () => {
+  const gaveUp = (kind: 'throttled' | 'budget'): Send => async (p) =>
+    p.title.includes('unlucky')
+      ? { probe: p, throttled: kind === 'throttled' ? 5 : 0, failure: kind === 'throttled' ? { kind, message: 'throttled: HTTP 429 still, after 5 retries of this request (Retry-After: 1 honoured)', ms: 1 } : { kind, message: 'not sent: --max-duration 3m reached', ms: 0 } }
+      : fakeSend(p);
+  const probes = [probe('AUTH-401', 'getSite', 'no key'), probe('AUTH-401', 'listEnvironments', 'unlucky bad key'), probe('AUTH-401', 'getSite', 'unlucky bad again')];
+  // A check that fails any transport failure it is given: the runner must not give it these.
+  const anyAnswer: Check = { rule: 'NO-SERVER-ERROR', applies: (e) => e.failure !== undefined || e.response !== undefined, check: (_, e) => (e.failure ? { title: 'no answer', message: e.failure.message } : undefined) };
+
+  it.each([
+    ['throttled past its retries', 'throttled', 'not judged: throttled (HTTP 429 until the request was given up)'],
+    ["not sent: the run's budget was spent", 'budget', 'not judged: --max-duration 3m reached'],
+  ] as const)('%s: its rows are "not judged", none failed, and --fail-on-skip makes that red', async (_, kind, reason) => {
+    const s = suite(probes, { checks: [auth401, errBody, anyAnswer] });
+    const report = await run(s, undefined, gaveUp(kind));
+    expect(report.failures).toEqual([]);
+    expect(report.ok).toBe(true);
+    const row = (op: string) => report.checks.find((c) => c.rule === 'AUTH-401' && c.operation === op);
+    // Its only probe given up on: skipped with the reason. Judged by another, and given up on once: judged in part.
+    expect(row('GET /sites/{site_id}/environments')).toMatchObject({ outcome: 'skipped', reason });
+    expect(row('GET /sites/{site_id}')).toMatchObject({ outcome: 'passed', reason: `partly skipped: ${reason}` });
+    expect(report.coverage.skipped).toContainEqual({ reason, count: expect.any(Number) });
+    expect(report.schedule?.notJudged[kind]).toBe(2);
+    const gate = await runConformance({ target: stubTarget, seed: 7, runs: 1, options: { strict: false }, send: gaveUp(kind), suite: s, failOnSkip: true });
+    expect(gate.ok).toBe(false);
+    expect(gate.failures).toEqual([]);
+  });
+
+  it('a transport failure that is an answer of sorts (a timeout) still fails: throttling and the budget alone judge nothing', async () => {
+    const report = await run(suite([probe('AUTH-401', 'getSite', 'timeout')]));
+    expect(report.failures.map((f) => f.title)).toEqual(['no answer: timeout']);
+  });
+});

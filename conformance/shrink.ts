@@ -17,7 +17,7 @@ import type fc from 'fast-check';
 import type { RuleId } from '../spec/model.ts';
 import { count } from './checks/values.ts';
 import { answerOf, mergeVerdicts } from './failures.ts';
-import type { Check, CheckContext, Exchange, Probe, ProbeRequest, Send, ShrinkNote, ShrinkSummary, Verdict } from './types.ts';
+import { notJudged, type Check, type CheckContext, type Exchange, type Probe, type ProbeRequest, type Send, type ShrinkNote, type ShrinkSummary, type Verdict } from './types.ts';
 
 /** Extra requests one failure may spend on shrinking. */
 export const SHRINK_REQUESTS_PER_FAILURE = 100;
@@ -153,6 +153,8 @@ export async function shrinkFailures(failures: readonly FailureFound[], input: S
     run.spent++;
     const exchange = await input.send(probe);
     input.received(exchange);
+    // Throttled past its retries, or not sent for the run's budget: nothing to judge, and no more to send.
+    if (notJudged(exchange.failure)) return 'unjudged';
     if (exchange.failure?.kind === 'timeout') run.timeouts++;
     const j = judge(exchange);
     judged.set(key, j);
@@ -231,7 +233,7 @@ export async function shrinkFailures(failures: readonly FailureFound[], input: S
 }
 
 /** Why shrinking a failure ended before no smaller candidate failed. */
-type Stop = 'failure-budget' | 'run-budget' | 'timeouts' | 'halted' | 'candidates' | 'original-timeout' | 'original-unread';
+type Stop = 'failure-budget' | 'run-budget' | 'timeouts' | 'halted' | 'unjudged' | 'candidates' | 'original-timeout' | 'original-unread';
 
 function stopWords(stop: Stop, budget: ShrinkBudget): string {
   switch (stop) {
@@ -243,6 +245,8 @@ function stopWords(stop: Stop, budget: ShrinkBudget): string {
       return `${SHRINK_TIMEOUTS_PER_RUN} candidates timed out (each waited out --timeout-ms)`;
     case 'halted':
       return 'the run stopped sending';
+    case 'unjudged':
+      return "a candidate got no answer to judge (throttled past its retries, or the run's budget was spent)";
     case 'candidates':
       return `${SHRINK_CANDIDATES_PER_FAILURE} candidates were looked at`;
     case 'original-timeout':

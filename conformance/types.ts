@@ -33,11 +33,13 @@ export interface ProbeResponse {
 }
 
 /**
- * A transport failure: no complete HTTP answer (timeout, reset, refused, malformed), or still
- * throttled when the run's budget for waiting out 429s could not cover the wait.
+ * A transport failure: no complete HTTP answer (timeout, reset, refused, malformed), still
+ * throttled when its retries or the run's budget for waiting out 429s ran out, or not sent at all
+ * because the run's budget (`--max-requests`, `--max-duration`) was spent. The last two judge
+ * nothing (`notJudged`): only an answer can fail a rule.
  */
 export interface TransportFailure {
-  readonly kind: 'timeout' | 'reset' | 'refused' | 'protocol' | 'throttled' | 'other';
+  readonly kind: 'timeout' | 'reset' | 'refused' | 'protocol' | 'throttled' | 'budget' | 'other';
   readonly message: string;
   readonly ms: number;
 }
@@ -68,6 +70,8 @@ export interface Probe {
   readonly idsUnknown?: true;
   /** How the probe was drawn from an arbitrary, so a failure it shows can be shrunk (`shrink.ts`). */
   readonly generated?: Generated;
+  /** It undoes what the run added (a state property's clean-up): it may spend the share of the run's budget kept for that. */
+  readonly cleanup?: true;
 }
 
 /**
@@ -84,6 +88,19 @@ export interface Generated<T = unknown> {
    * array's first item, once the array is empty).
    */
   build(value: T): Probe | undefined;
+}
+
+/** Failures that say nothing about the target's conformance: what they would have judged is not judged. */
+export const notJudged = (failure: TransportFailure | undefined): boolean => failure?.kind === 'throttled' || failure?.kind === 'budget';
+
+/** Whether the request went out at all (a budget may refuse it before it is sent, or cut it short after). */
+export const wasSent = (exchange: Exchange): boolean => !(exchange.failure?.kind === 'budget' && exchange.failure.message.startsWith('not sent'));
+
+/** Why the rows of an exchange the suite gave up on are not judged, in words that group across rows. */
+export function notJudgedReason(exchange: Exchange): string {
+  const failure = exchange.failure!;
+  if (failure.kind === 'budget') return `not judged: ${failure.message.replace(/^(not sent|cut short): /, '').replace(/ while it waited for an answer$/, '')}`;
+  return 'not judged: throttled (HTTP 429 until the request was given up)';
 }
 
 export interface Exchange {
@@ -341,6 +358,36 @@ export interface Report {
   readonly shrinking?: ShrinkSummary;
   /** What each model-based property that ran spent, searching and shrinking its command sequences. */
   readonly stateShrinking?: readonly StateSpend[];
+  /** How the run was paced, what the target's throttling and the run's budget left unjudged, and what the budget bought. */
+  readonly schedule?: Schedule;
+}
+
+/**
+ * The run's schedule as it went: 429s met, requests that judged nothing (given up while
+ * throttled, or not sent because the budget was spent), the rate the pacer kept to and where it
+ * learned it, and, under `--max-requests` / `--max-duration`, the budget, its spend and why it stopped.
+ */
+export interface Schedule {
+  /** Answers of 429 (waited out or given up on). */
+  readonly throttled: number;
+  readonly notJudged: { readonly throttled: number; readonly budget: number };
+  /** Time the run spent paused by 429s, each moment once (ms). */
+  readonly pausedMs?: number;
+  /** Time requests spent waiting for their slot, all together (ms). */
+  readonly pacedMs?: number;
+  /** The rate the run kept to at its end (requests per second), and where that came from. */
+  readonly allowedRate?: number;
+  readonly rateFrom?: 'fixed' | 'policy' | 'remaining' | 'backoff';
+  readonly budget?: {
+    readonly maxRequests?: number;
+    readonly maxDurationMs?: number;
+    /** Requests the budget covered (discovery included). */
+    readonly requests: number;
+    /** Why the run stopped sending before it was done, when it did. */
+    readonly stopped?: string;
+    /** Command sequences each state property ran, of those it would have run. */
+    readonly sequences: readonly { readonly rule: RuleId; readonly run: number; readonly of: number }[];
+  };
 }
 
 /** Ids found through the read endpoints, starting from `--site-id` (or the mock's fixtures). */
@@ -435,6 +482,10 @@ export interface Skip {
 /** Builds the probes of one rule family; deterministic for a given context (seed). */
 export type ProbeSource = (context: ProbeContext) => { readonly probes: readonly Probe[]; readonly skipped: readonly Skip[] };
 
+/** When the run's budget ends (monotonic ms, Infinity without one): for requests, or for the clean-up that may spend the reserve. */
+export type Deadline = (spending: 'run' | 'cleanup') => number;
+export const NO_DEADLINE: Deadline = () => Infinity;
+
 /** Sends a probe, waits out throttling; never throws. The runner judges every exchange it returns. */
 export type Send = (probe: Probe) => Promise<Exchange>;
 
@@ -452,10 +503,31 @@ export interface Scenario {
    * `earlier`: the exchanges of probes sent before the scenarios to its action (its first
    * endpoint), in probe order: effects the state shows when it starts are theirs.
    */
-  readonly run: (
-    send: Send,
-    earlier?: readonly Exchange[],
-  ) => Promise<{ readonly verdict?: Verdict; readonly exchange?: Exchange; readonly sequence?: readonly ScenarioStep[]; readonly skip?: string; readonly notes?: readonly string[]; readonly spend?: StateSpend }>;
+  readonly run: (send: Send, earlier?: readonly Exchange[], deadline?: Deadline) => Promise<ScenarioOutcome>;
+  /** The same, in parts (a run under a budget gives each property one sequence before any gets more); without it, `run` is the whole. */
+  readonly start?: (send: Send, earlier?: readonly Exchange[], deadline?: Deadline) => ScenarioRun;
+  /** What it may spend, for the run's plan: command sequences, and requests at most (clean-up aside). */
+  readonly spend?: { readonly sequences: number; readonly requests: number };
+}
+
+/**
+ * What a scenario found. `partly` says what of it was not judged (sequences cut short by a
+ * throttled request, or never run because the run's budget was spent) when the rest was.
+ */
+export interface ScenarioOutcome {
+  readonly verdict?: Verdict;
+  readonly exchange?: Exchange;
+  readonly sequence?: readonly ScenarioStep[];
+  readonly skip?: string;
+  readonly partly?: string;
+  readonly notes?: readonly string[];
+  readonly spend?: StateSpend;
+}
+
+/** A scenario in parts: `more(n)` runs up to n more sequences (`all`: the rest), `end()` cleans up and gives the outcome. */
+export interface ScenarioRun {
+  more(sequences: number | 'all'): Promise<void>;
+  end(): Promise<ScenarioOutcome>;
 }
 
 /** A request of the sequence that led to a scenario's failure, as sent. */

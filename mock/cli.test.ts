@@ -103,6 +103,7 @@ describe('hosted-site-contract mock', () => {
     ['a negative port', { args: ['--port=-1'], says: /--port must be a whole number/ }],
     ['a flag without its value', { args: ['--port'], says: /--port/ }],
     ['an unknown flag', { args: ['--verbose'], says: /unknown option '--verbose'/i }],
+    ['a rate limit without a window', { args: ['--rate-limit', '120'], says: /--rate-limit needs requests per window, such as 120\/60s, 120\/1m or 20\/s, not '120'/ }],
     ['a positional argument (never echoed: it may be a key)', { args: ['4010'], says: /unexpected argument \(not echoed/ }],
   ];
   it.each(usage)('refuses %s: exit 2, one line, no stack', async (_, { args, says }) => {

@@ -1,6 +1,7 @@
 /** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM. */
 import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import type { SanitizedStream, Sanitizer } from '../sanitize/sanitizer.ts';
+import { parseRateLimit } from './rate-limit.ts';
 import { startMock } from './server.ts';
 import { catalogue } from './variants/index.ts';
 import { layouts } from './layouts.ts';
@@ -46,7 +47,7 @@ function batchedLog(stream: SanitizedStream) {
  * environment). A listen failure is the environment's, not a failed check: `SetupError`, exit 2.
  */
 export async function runMock(args: readonly string[], sanitizer?: Sanitizer): Promise<number> {
-  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' }, 'unmarked-fields': { type: 'string' }, log: { type: 'string' } });
+  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' }, 'unmarked-fields': { type: 'string' }, log: { type: 'string' }, 'rate-limit': { type: 'string' } });
   const unmarkedFields = oneOf('--unmarked-fields', flags['unmarked-fields'], UNMARKED_FIELDS_CHOICES);
   const logFormat = oneOf('--log', flags.log, LOG_FORMATS);
   const host = flags.host ?? '127.0.0.1';
@@ -56,10 +57,12 @@ export async function runMock(args: readonly string[], sanitizer?: Sanitizer): P
   if (flags.layout !== undefined && !layouts.some((l) => l.name === flags.layout)) {
     throw new UsageError(`--layout: no layout named '${flags.layout}' (known: ${layouts.map((l) => l.name).join(', ')})`);
   }
+  const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
+  if (flags['rate-limit'] !== undefined && !rateLimit) throw new UsageError(`--rate-limit needs requests per window, such as 120/60s, 120/1m or 20/s, not '${flags['rate-limit']}'`);
   const log = batchedLog(sanitizer ? sanitizer.writer(process.stderr) : process.stderr);
   let mock;
   try {
-    mock = await startMock({ host, port, ...(variant ? { variant } : {}), ...(flags.layout !== undefined ? { layout: flags.layout } : {}), log: log.write, ...(unmarkedFields ? { unmarkedFields } : {}), ...(logFormat ? { logFormat } : {}) });
+    mock = await startMock({ host, port, ...(variant ? { variant } : {}), ...(flags.layout !== undefined ? { layout: flags.layout } : {}), log: log.write, ...(unmarkedFields ? { unmarkedFields } : {}), ...(logFormat ? { logFormat } : {}), ...(rateLimit ? { rateLimit } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new SetupError(`cannot listen on ${host}:${port}: ${(code && listenErrors[code]) ?? (error as Error).message}${code ? ` (${code})` : ''}`);

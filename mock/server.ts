@@ -14,6 +14,7 @@ import { HttpError, renderError } from './errors.ts';
 import { MAX_BODY_BYTES, type UnmarkedFields } from './policy.ts';
 import { formatLogEntry, requestEntry, type LogFormat, type RequestLogEntry } from './request-log.ts';
 import { Store } from './store.ts';
+import { withRateLimit, type RateLimit } from './rate-limit.ts';
 import type { Hooks, Variant } from './variant.ts';
 import { variantNamed } from './variants/index.ts';
 import { layoutNamed, type Layout } from './layouts.ts';
@@ -36,6 +37,8 @@ export interface MockOptions {
   readonly layout?: string | Layout;
   /** Whether actions may omit body fields the document does not mark (policy.ts); default `optional`, with a warning. */
   readonly unmarkedFields?: UnmarkedFields;
+  /** A token bucket per key in front of every endpoint (mock/rate-limit.ts); default the variant's, else none. */
+  readonly rateLimit?: RateLimit;
 }
 
 /** What a client needs to talk to the mock: both tenants' keys and starting points. */
@@ -275,10 +278,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const layout = typeof chosen === 'string' ? layoutNamed(chosen) : chosen;
   const store = storeFor(options, layout);
   const hooks = variant?.hooks ?? {};
-  const app = createApp(store, hooks, {
+  const pipeline = createApp(store, hooks, {
     ...(layout?.effectDelayMs ? { effectDelayMs: layout.effectDelayMs } : {}),
     ...(options.unmarkedFields ? { unmarkedFields: options.unmarkedFields } : {}),
   });
+  const rateLimit = options.rateLimit ?? variant?.rateLimit;
+  const app = rateLimit ? withRateLimit(pipeline, rateLimit) : pipeline;
   const server = createMockServer(app, options.log && sanitizedLog(store, options.log, options.logFormat ?? 'text'), hooks.wire);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -9,6 +9,7 @@ import type { Endpoint, RuleId } from '../spec/model.ts';
 import type { MockRequest, MockResponse } from './app.ts';
 import type { HttpError } from './errors.ts';
 import type { Handlers } from './handler.ts';
+import type { RateLimit } from './rate-limit.ts';
 
 export interface Hooks {
   /**
@@ -37,4 +38,6 @@ export interface Variant {
   readonly hooks: Hooks;
   /** The layout of data and timing the mock runs in (mock/layouts.ts); the reference layout without. */
   readonly layout?: string;
+  /** A rate limit in front of it all (mock/rate-limit.ts): a throttling server within the document. */
+  readonly rateLimit?: RateLimit;
 }

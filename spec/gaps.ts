@@ -166,7 +166,8 @@ export const assumptions: readonly Assumption[] = [
   },
   {
     id: 'ASM-THROTTLE-429',
-    choice: 'HTTP 429 is throttling, answered by waiting (honouring `Retry-After`) and retrying; it is never judged against a status set.',
+    choice:
+      'HTTP 429 is throttling, answered by waiting (honouring `Retry-After`) and retrying, the run paced to what the target says of its limit (`RateLimit`, `RateLimit-Policy`, `X-RateLimit-*`); it is never judged against a status set, and a request given up while throttled judges nothing.',
     why: 'Rate limits are not shown, and real gateways throttle with 429 regardless of the per-endpoint table.',
     cite: { section: 'Limits', quote: 'Rate limits and quotas: not shown.' },
     scope: 'all',

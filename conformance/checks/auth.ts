@@ -5,7 +5,7 @@
  */
 import { Sanitizer } from '../../sanitize/sanitizer.ts';
 import { SecretFields } from '../../sanitize/structure.ts';
-import type { Check, CheckContext, Exchange, ProbeRequest, Verdict } from '../types.ts';
+import { notJudged, type Check, type CheckContext, type Exchange, type ProbeRequest, type Verdict } from '../types.ts';
 import { expectationCheck, judgeExpectation, transportVerdict } from './expectations.ts';
 import { header, isObject, quote } from './values.ts';
 
@@ -157,7 +157,7 @@ const schemeOf = (exchange: Exchange): string => header(exchange.probe.request.h
 export const authSchemeCase: Check = {
   rule: 'AUTH-SCHEME-CASE',
   ownProbesOnly: true,
-  applies: (exchange) => exchange.probe.rule === 'AUTH-SCHEME-CASE' && (exchange.response !== undefined || exchange.failure !== undefined),
+  applies: (exchange) => exchange.probe.rule === 'AUTH-SCHEME-CASE' && (exchange.response !== undefined || (exchange.failure !== undefined && !notJudged(exchange.failure))),
   check: (context: CheckContext, exchange: Exchange) => {
     if (exchange.failure) return transportVerdict(exchange.failure, 'any answer but 401');
     if (exchange.response?.status === 401) {

@@ -7,7 +7,7 @@
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import { allowedErrorStatuses, conflictsOf, escapeRegex } from '../../spec/queries.ts';
 import { formatRegex } from '../../spec/formats.ts';
-import type { Check, CheckContext, Exchange, TransportFailure, Verdict } from '../types.ts';
+import { notJudged, type Check, type CheckContext, type Exchange, type TransportFailure, type Verdict } from '../types.ts';
 import { restingOn } from './assumptions.ts';
 import { describeSuccess, is2xx, successStatuses } from './success.ts';
 import { sentence, serverSaid } from './values.ts';
@@ -26,6 +26,8 @@ export function describeTransportFailure(failure: TransportFailure): string {
       return `malformed HTTP answer${after}`;
     case 'throttled':
       return 'still throttled (HTTP 429)';
+    case 'budget':
+      return "not sent: the run's budget was spent";
     case 'other':
       return `transport error${after}`;
   }
@@ -186,7 +188,7 @@ export function judgeExpectation(context: CheckContext, exchange: Exchange): Ver
 
 /** Whether an exchange carries something for its probe's own expectation to judge. */
 export const judgesExpectation = (rule: RuleId) => (exchange: Exchange): boolean =>
-  exchange.probe.rule === rule && exchange.probe.expect !== 'observe' && (exchange.response !== undefined || exchange.failure !== undefined);
+  exchange.probe.rule === rule && exchange.probe.expect !== 'observe' && (exchange.response !== undefined || (exchange.failure !== undefined && !notJudged(exchange.failure)));
 
 /** The check of a rule whose probes carry an expectation (the `expect` of each probe decides). */
 export const expectationCheck = (rule: RuleId): Check => ({

@@ -3,7 +3,7 @@
  * the document never gets a 5xx. Observed requests are often invalid (a conflict's probe), and
  * where the table lists 500 the letter may answer it; STATUS-SET judges their status.
  */
-import type { Check, Exchange } from '../types.ts';
+import { notJudged, type Check, type Exchange } from '../types.ts';
 import { transportVerdict } from './expectations.ts';
 import { serverSaid } from './values.ts';
 
@@ -18,7 +18,7 @@ export function noServerErrorCheck(ownExpectation: readonly Check[]): Check {
     rule: 'NO-SERVER-ERROR',
     applies: (exchange) =>
       (exchange.response !== undefined && exchange.probe.expect === 'valid') ||
-      (exchange.failure !== undefined && (exchange.probe.expect === 'valid' || exchange.probe.expect === 'observe') && unowned(exchange)),
+      (exchange.failure !== undefined && !notJudged(exchange.failure) && (exchange.probe.expect === 'valid' || exchange.probe.expect === 'observe') && unowned(exchange)),
     check: (_, exchange) => {
       if (exchange.failure) return transportVerdict(exchange.failure, 'an answer below 500');
       const status = exchange.response!.status;

@@ -51,6 +51,7 @@ const failureOf = (failure: TransportFailure['kind'] | TransportFailure): Transp
           refused: 'connect ECONNREFUSED 127.0.0.1:4010',
           protocol: 'Parse Error: Invalid header value char',
           throttled: 'throttled: HTTP 429 asked to wait 100000 s (Retry-After: 100000), more than the 60 s left of the run\'s 60 s for waiting out 429s (--max-wait-s)',
+          budget: 'not sent: --max-requests 100 reached',
           other: 'fetch failed',
         }[failure],
       };

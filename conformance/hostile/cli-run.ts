@@ -28,6 +28,8 @@ export interface CliInput {
   readonly apiKey: string;
   readonly siteId: string;
   readonly extraArgs?: readonly string[];
+  /** `--timeout-ms` of the run (default 2000: rows about time end fast). */
+  readonly requestTimeoutMs?: number;
   /** The child is killed (SIGKILL, whole process group) if it runs longer. */
   readonly timeoutMs: number;
 }
@@ -112,7 +114,7 @@ export async function runConformCli(input: CliInput): Promise<CliRun> {
       '--reporter', 'json',
       '--reporter', 'junit',
       '--output', join(dir, 'report.json'),
-      '--timeout-ms', '2000',
+      '--timeout-ms', String(input.requestTimeoutMs ?? 2000),
       '--max-wait-s', '2',
       // The full run: every probe and scenario (the targets are throwaway mocks).
       '--allow-destructive',

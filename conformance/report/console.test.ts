@@ -5,7 +5,8 @@ import { coverageOf, pairKey } from '../coverage.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 import type { Progress } from '../runner.ts';
 import { api } from '../../spec/api.ts';
-import { createProgress, finalLine, renderConsole } from './console.ts';
+import { finalLine, renderConsole } from './console.ts';
+import { createProgress } from './progress.ts';
 
 const failure = (n: number, curl = `curl -sS http://h/v2/validate -H "x: ${n}"`): Failure => ({
   rule: 'ERR-BODY',
@@ -236,6 +237,18 @@ describe('progress', () => {
   it('prints the final figure of shrinking, though it ended before its budget', () => {
     const text = lines([at('shrinking', 0, 400), at('shrinking', 1, 400), at('shrinking', 232, 400), at('shrinking', 232, 400, { ended: true })]);
     expect(text).toBe('shrinking failures: 0 extra requests of at most 400, 1000 requests\nshrinking failures: done, 232 extra requests of a budget of 400, 1232 requests\n');
+  });
+
+  it('says the rate of the last seconds, the 429s met, and when the probes will be done at that pace', () => {
+    let now = 0;
+    const written: string[] = [];
+    const progress = createProgress({ write: (t: string) => written.push(t) }, 5_000, () => now);
+    // 2 probes a second, each one request, 3 answers of 429 so far: 100 probes left take 50 s.
+    for (let done = 0; done <= 20; done++) {
+      progress.update(at('probes', done, 120, { requests: done, throttled: 3 }));
+      now += 500;
+    }
+    expect(written.at(-1)).toBe('probes 20/120, 20 requests, 1 distinct failure, 2.0/s, 3 throttled, ETA 50s\n');
   });
 
   it('counts distinct failures, in the singular when there is one', () => {

@@ -9,7 +9,6 @@ import { api } from '../../spec/api.ts';
 import { count } from '../checks/values.ts';
 import { reasonGroups } from '../coverage.ts';
 import { rulesTogether } from '../failures.ts';
-import type { Progress } from '../runner.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
 export interface ConsoleStyle {
@@ -189,10 +188,28 @@ export const failureCounts = (report: Report): string =>
  * a row was skipped it says on how many checks the verdict rests, and why the others were not
  * judged, counted per reason group.
  */
+/** What a budget that stopped the run bought: the checks judged, and each state property's sequences. */
+function budgetBought(report: Report): string {
+  const budget = report.schedule?.budget;
+  if (!budget?.stopped) return '';
+  const { checked, total } = report.coverage;
+  const sequences = budget.sequences.length ? `, state properties ${budget.sequences.map((s) => `${s.run}`).join('/')} of ${Math.max(...budget.sequences.map((s) => s.of))} sequences` : '';
+  return `stopped at the budget (${budget.stopped}): ${checked} of ${count(total, 'check')} judged${sequences} — `;
+}
+
+/** The 429s the run met, and the requests it gave up on while throttled (not judged). */
+function throttling(report: Report): string {
+  const schedule = report.schedule;
+  if (!schedule?.throttled) return '';
+  const paced = schedule.allowedRate !== undefined ? `, paced to ${Number(schedule.allowedRate.toPrecision(3))}/s` : '';
+  const given = schedule.notJudged.throttled ? `, ${schedule.notJudged.throttled} given up: not judged` : '';
+  return `, ${schedule.throttled} answered 429${paced}${given}`;
+}
+
 export function finalLine(report: Report, style: ConsoleStyle = { color: false }): string {
   const s = report.summary;
   const rate = report.durationMs > 0 ? ` (${Math.round((report.requests * 1000) / report.durationMs)}/s)` : '';
-  const tail = `${formatSeconds(report.durationMs)}, ${count(report.requests, 'request')}${rate}, seed ${report.seed}`;
+  const tail = `${budgetBought(report)}${formatSeconds(report.durationMs)}, ${count(report.requests, 'request')}${rate}${throttling(report)}, seed ${report.seed}`;
   const { checked, total } = report.coverage;
   const reasons = report.coverage.skipped.map((g) => `${printable(g.reason)} (${g.count})`).join(', ');
   const warnings = count(s.warnings, 'warning');
@@ -233,59 +250,4 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
   if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...report.notes.map((n) => `  - ${printable(n)}`));
   lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');
-}
-
-/** Where progress goes: a terminal gets one line redrawn in place, anything else a line now and then. */
-export interface ProgressStream {
-  readonly isTTY?: boolean;
-  write(text: string): unknown;
-}
-
-export function createProgress(stream: ProgressStream, everyMs = 2000): { update: (p: Progress) => void; say: (line: string) => void; end: () => void } {
-  const tty = stream.isTTY === true;
-  let last = 0;
-  let lastPhase = '';
-  const endedPhases = new Set<string>();
-  let drawn = false;
-  const ended = (p: Progress) => p.ended ?? p.done === p.total;
-  const failures = (p: Progress) => count(p.failures, 'distinct failure');
-  const text = (p: Progress) =>
-    p.phase === 'probes'
-      ? `probes ${p.done}/${p.total}, ${count(p.requests, 'request')}, ${failures(p)}`
-      : p.phase === 'scenarios'
-        ? `scenarios ${p.done}/${p.total}, ${count(p.requests, 'request')}, ${failures(p)}`
-        : p.phase === 'shrinking'
-          ? ended(p)
-            ? `shrinking failures: done, ${count(p.done, 'extra request')} of a budget of ${p.total}, ${count(p.requests, 'request')}`
-            : `shrinking failures: ${count(p.done, 'extra request')} of at most ${p.total}, ${count(p.requests, 'request')}`
-          : `done: ${count(p.requests, 'request')}, ${failures(p)}`;
-  const clear = () => {
-    if (tty && drawn) stream.write('\r\x1b[2K');
-    drawn = false;
-  };
-  return {
-    update(p) {
-      const now = Date.now();
-      if (tty) {
-        if (now - last < 80 && !ended(p)) return;
-        last = now;
-        stream.write(`\r\x1b[2K${text(p)}`);
-        drawn = true;
-        return;
-      }
-      if (p.phase === 'done') return;
-      const end = ended(p);
-      const due = p.phase !== lastPhase || (end && !endedPhases.has(p.phase)) || now - last >= everyMs;
-      if (!due) return;
-      last = now;
-      lastPhase = p.phase;
-      if (end) endedPhases.add(p.phase);
-      stream.write(`${text(p)}\n`);
-    },
-    say(line) {
-      clear();
-      stream.write(`${line}\n`);
-    },
-    end: clear,
-  };
 }

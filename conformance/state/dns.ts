@@ -27,7 +27,6 @@
  * property's and the other probes') and reads until they are gone, so the domain is left as found.
  */
 import fc from 'fast-check';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { requestBodyArb } from '../../spec/arbitraries.ts';
 import type { Endpoint } from '../../spec/model.ts';
 import { idOf, probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
@@ -389,7 +388,7 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
       // unless every effect of this property showed at once: then theirs have shown too.
       const settled = effects.seen > 0 && !effects.late;
       const wait = settled ? 0 : Math.max(0, setting.budget.settleMs - (performance.now() - startedAt));
-      await sleep(wait);
+      await io.pause(wait);
       const waited = wait > 0 ? [`STATE-DNS-UPDATE waited ${seconds(wait)} for other probes' DNS updates to settle before cleaning up (effects here take time to show)`] : [];
       return [...waited, ...(await cleanUp(io, [...touched.values()], { zone: setting.zone, probeType }, listing, change))];
     },

@@ -22,17 +22,20 @@ export interface Polled {
   readonly reads: number;
 }
 
-/** Reads until `until` holds or the window closes; at least one read, and one at the window's end. */
-export async function poll(read: () => Promise<Exchange>, until: (exchange: Exchange) => boolean, options: PollOptions): Promise<Polled> {
+/**
+ * Reads until `until` holds or the window closes; at least one read, and one at the window's end.
+ * `pause` waits between reads (the property's, which stops at the run's deadline).
+ */
+export async function poll(read: () => Promise<Exchange>, until: (exchange: Exchange) => boolean, options: PollOptions, pause: (ms: number) => Promise<unknown> = sleep): Promise<Polled> {
   const started = performance.now();
-  let pause = options.intervalMs;
+  let gap = options.intervalMs;
   for (let reads = 1; ; reads++) {
     const last = await read();
     if (until(last)) return { ok: true, last, reads };
     const left = options.windowMs - (performance.now() - started);
     // Timers count whole milliseconds and may wake a fraction early: less than one left is the end.
     if (left < 1) return { ok: false, last, reads };
-    await sleep(Math.min(pause, left));
-    pause = Math.min(pause * 2, options.maxIntervalMs);
+    await pause(Math.min(gap, left));
+    gap = Math.min(gap * 2, options.maxIntervalMs);
   }
 }

@@ -10,7 +10,7 @@ import { endpoint } from '../../spec/queries.ts';
 import { conformFlags } from '../flags.ts';
 import { contextOf, mockTarget } from '../probes/test-target.ts';
 import type { Exchange, Probe, Send } from '../types.ts';
-import { budgetFor, EMBEDDED_BUDGET, LIVE_BUDGET, runStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
+import { budgetFor, EMBEDDED_BUDGET, LIVE_BUDGET, runStateProperty, startStateProperty, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 
 const send: Send = async (probe) => ({ probe, throttled: 0 }) as Exchange;
 
@@ -218,3 +218,82 @@ describe('shrinking spends its share where it tells', () => {
     for (const [r, commands] of shrinkRuns) expect(reads.get(r) ?? 0).toBeLessThanOrEqual(4 * commands.filter((c) => c instanceof Check).length);
   });
 });
+
+describe('in parts, as a run under a budget schedules it', () => {
+  /** The commands each run ran, by their `toString`, in run order. */
+  const sequencesOf = (ran: Map<number, object[]>) => [...ran.values()].map((commands) => commands.map(String).join(', '));
+  /** A property that passes: adds, and a read after each. */
+  const passingAdds = (ran: Map<number, object[]>): StateProperty<Total, Io> => ({ ...adding(ran), commands: [fc.integer({ min: 1, max: 2 }).map((n) => new Add(n))] });
+
+  it('more(1) then more("all") runs the very sequences one run of all of them does, each once, in the same order', async () => {
+    const whole = new Map<number, object[]>();
+    await runStateProperty(passingAdds(whole), SHORT, 1106, answered);
+    const parts = new Map<number, object[]>();
+    const run = startStateProperty(passingAdds(parts), SHORT, 1106, answered);
+    await run.more(1);
+    expect(parts.size).toBe(1);
+    await run.more('all');
+    const outcome = await run.end();
+    expect(outcome.verdict).toBeUndefined();
+    expect(outcome.spend!.sequences).toBe(SHORT.sequences);
+    expect(sequencesOf(parts)).toEqual(sequencesOf(whole));
+  });
+
+  it('no sequence runs after a failure: the failure found in the first part is the outcome, shrunk there', async () => {
+    const ran = new Map<number, object[]>();
+    const run = startStateProperty(adding(ran), { ...SHORT, sequences: 50 }, 1106, answered);
+    let parts = 0;
+    while (parts++ < 50) await run.more(1);
+    const outcome = await run.end();
+    expect(outcome.verdict?.title).toBe('too many');
+    const found = outcome.spend!.sequences;
+    expect(found).toBeLessThan(50);
+    await run.more('all');
+    expect(outcome.spend!.sequences).toBe(found);
+  });
+});
+
+describe('a request with no answer to judge ends its run unjudged, never failed', () => {
+  const throttledAfter = (answers: number): Send => {
+    let n = 0;
+    return async (probe) => (++n > answers ? { probe, throttled: 5, failure: { kind: 'throttled', message: 'throttled: HTTP 429 still, after 5 retries of this request', ms: 1 } } : answered(probe));
+  };
+  const spentAfter = (answers: number): Send => {
+    let n = 0;
+    return async (probe) => (++n > answers ? { probe, throttled: 0, failure: { kind: 'budget', message: 'not sent: --max-requests 40 reached', ms: 0 } } : answered(probe));
+  };
+
+  it.each([
+    ['throttled from the start', throttledAfter(0), /^not judged: a request was throttled/],
+    ['the run\'s budget spent from the start', spentAfter(0), /^not judged: --max-requests 40 reached$/],
+  ])('%s: a skip saying why, no verdict', async (_, send, why) => {
+    const ran = new Map<number, object[]>();
+    const outcome = await runStateProperty(adding(ran), SHORT, 1106, send);
+    expect(outcome.verdict).toBeUndefined();
+    expect(outcome.skip).toMatch(why);
+  });
+
+  it('the budget spent midway: what ran before is judged, the rest said to be not judged in part, and no later run sends anything', async () => {
+    const sentAfterStop: Probe[] = [];
+    let n = 0;
+    const send: Send = async (probe) => {
+      if (++n > 60) {
+        sentAfterStop.push(probe);
+        return { probe, throttled: 0, failure: { kind: 'budget', message: 'not sent: --max-duration 5s reached', ms: 0 } };
+      }
+      return answered(probe);
+    };
+    const ran = new Map<number, object[]>();
+    const outcome = await runStateProperty(passingAddsOnly(ran), SHORT, 1106, send);
+    expect(outcome.verdict).toBeUndefined();
+    expect(outcome.skip).toBeUndefined();
+    expect(outcome.partly).toMatch(/not judged in part: \d+ sequences? of 10 not run \(--max-duration 5s reached\)/);
+    expect(outcome.spend!.stopped).toBe('--max-duration 5s reached');
+    // One refused request ends the run; no later run sends another.
+    expect(sentAfterStop.length).toBe(1);
+  });
+});
+
+function passingAddsOnly(ran: Map<number, object[]>): StateProperty<Total, Io> {
+  return { ...adding(ran), commands: [fc.integer({ min: 1, max: 2 }).map((n) => new Add(n))] };
+}

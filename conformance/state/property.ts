@@ -28,7 +28,8 @@
  */
 import fc from 'fast-check';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
-import type { Exchange, Probe, ProbeContext, Scenario, ScenarioStep, Send, StateSpend } from '../types.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NO_DEADLINE, notJudged, notJudgedReason, type Deadline, type Exchange, type Probe, type ProbeContext, type ScenarioOutcome, type ScenarioRun, type ScenarioStep, type Send, type StateSpend } from '../types.ts';
 import { restingOn } from '../checks/assumptions.ts';
 import { count } from '../checks/values.ts';
 import { seconds } from './answers.ts';
@@ -116,7 +117,21 @@ export class NotObservable extends Error {
 
 /** The budget is spent: the run ends, proving nothing. */
 export class OutOfBudget extends Error {
-  override readonly name = 'OutOfBudget';
+  override readonly name: string = 'OutOfBudget';
+}
+
+/**
+ * A request got no answer to judge: the target throttled it until it was given up, or the run's
+ * budget (`--max-requests`, `--max-duration`) was spent. The run ends there, proving nothing.
+ */
+export class NotJudged extends OutOfBudget {
+  override readonly name = 'NotJudged';
+  constructor(
+    message: string,
+    readonly kind: 'throttled' | 'budget',
+  ) {
+    super(message);
+  }
 }
 
 /** How a property talks to the target: every request counted. */
@@ -124,6 +139,8 @@ export interface StateIo {
   send(probe: Probe): Promise<Exchange>;
   /** Sends `probe` until `until` holds or the window closes (every read counted). */
   poll(probe: Probe, until: (exchange: Exchange) => boolean): Promise<Polled>;
+  /** Waits `ms`, or until the run's deadline if that comes first (then the next request is not sent, and the run ends unjudged). */
+  pause(ms: number): Promise<void>;
   /** The window, for messages: `2 s`. */
   readonly window: string;
 }
@@ -159,7 +176,7 @@ export interface StateProperty<M extends object, R> {
   readonly unrepeatable?: string;
 }
 
-type Outcome = Awaited<ReturnType<Scenario['run']>>;
+type Outcome = ScenarioOutcome;
 
 /** A failing run: the counterexample fast-check ends on is the last of them. */
 interface Failed {
@@ -197,9 +214,28 @@ interface Spent {
   commands: number;
 }
 
-/** Runs a property against the target through `send`; `earlier`, the probes' exchanges with its action before it. */
-export async function runStateProperty<M extends object, R>(property: StateProperty<M, R>, budget: StateBudget, seed: number, send: Send, earlier: readonly Exchange[] = []): Promise<Outcome> {
+/** Runs a property against the target through `send`, every sequence at once; `earlier`, the probes' exchanges with its action before it. */
+export async function runStateProperty<M extends object, R>(property: StateProperty<M, R>, budget: StateBudget, seed: number, send: Send, earlier: readonly Exchange[] = [], deadline: Deadline = NO_DEADLINE): Promise<Outcome> {
+  const run = startStateProperty(property, budget, seed, send, earlier, deadline);
+  await run.more('all');
+  return run.end();
+}
+
+/**
+ * A property run in parts, as a run under a budget schedules it: `more(1)` runs its first
+ * sequence, a later `more('all')` the others (the same ones fast-check would have generated in
+ * one go: the same seed, those already run passed over unsent), then `end()` cleans up and gives
+ * the outcome. A failure found is shrunk at once, against the state it was found on; no
+ * sequence runs after it.
+ */
+export function startStateProperty<M extends object, R>(property: StateProperty<M, R>, budget: StateBudget, seed: number, send: Send, earlier: readonly Exchange[] = [], deadline: Deadline = NO_DEADLINE): ScenarioRun {
   const spent: Spent = { runs: 0, shrinkRuns: 0, repeatsSkipped: 0, requests: 0, shrinkRequests: 0, cleanup: 0, commands: 0 };
+  /** Runs that ran every command to the end (and passed), and runs a request without an answer to judge cut short. */
+  let completed = 0;
+  let cutRuns = 0;
+  let cut: string | undefined;
+  /** Why the run's budget (`--max-requests`, `--max-duration`) stopped the property, once it did. */
+  let runSpent: string | undefined;
   let shrinking = false;
   /** The runs are over: the clean-up reads as the search did. */
   let ended = false;
@@ -216,17 +252,37 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
   /** While shrinking: runs that failed otherwise than the failure first found. */
   const otherwise = new Set<string>();
 
+  /** A run a throttled request ended: it proves nothing, and the outcome says how many. */
+  const noteCut = (error: unknown) => {
+    if (!(error instanceof NotJudged && error.kind === 'throttled')) return;
+    cutRuns++;
+    cut ??= error.message;
+  };
   const fewerReads = shrinkPoll(budget.poll);
-  const makeIo = (count: () => void): StateIo => {
+  const makeIo = (count: () => void, cleanup = false): StateIo => {
     const io: StateIo = {
       send: async (probe) => {
         count();
         const at = performance.now();
-        const exchange = await send(probe);
+        const exchange = await send(cleanup ? { ...probe, cleanup: true } : probe);
         trail.push({ exchange, at });
+        if (notJudged(exchange.failure)) {
+          const kind = exchange.failure!.kind as 'throttled' | 'budget';
+          const why = kind === 'budget' ? notJudgedReason(exchange).replace(/^not judged: /, '') : 'a request was throttled (HTTP 429 until it was given up)';
+          // The run's budget is spent for good: no later run sends anything either.
+          if (kind === 'budget' && !cleanup) {
+            runSpent ??= why;
+            stopped ??= why;
+          }
+          throw new NotJudged(why, kind);
+        }
         return exchange;
       },
-      poll: (probe, until) => poll(() => io.send(probe), until, shrinking && !ended ? fewerReads : budget.poll),
+      poll: (probe, until) => poll(() => io.send(probe), until, shrinking && !ended ? fewerReads : budget.poll, io.pause),
+      pause: async (ms) => {
+        const left = deadline(cleanup ? 'cleanup' : 'run') - performance.now();
+        await sleep(Math.max(0, Math.min(ms, left)));
+      },
       window: seconds(budget.poll.windowMs),
     };
     return io;
@@ -241,7 +297,7 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
   const cleanupIo = makeIo(() => {
     if (spent.cleanup >= budget.cleanupRequests) throw new OutOfBudget(`the clean-up spent its ${budget.cleanupRequests} requests`);
     spent.cleanup++;
-  });
+  }, true);
 
   // Each command, as it runs, writes its `toString` to the log of the current run. Each
   // generated or shrunk command gets an identity: a candidate is its commands' identities.
@@ -272,107 +328,149 @@ export async function runStateProperty<M extends object, R>(property: StatePrope
 
   let before: Violation | undefined;
   let beforeTrail: readonly Sent[] = [];
-  try {
-    before = await property.before?.(runIo, earlier);
-  } catch (error) {
-    if (!(error instanceof OutOfBudget || error instanceof NotObservable)) throw error;
-  } finally {
-    beforeTrail = trail;
-  }
+  let began = false;
+  /** Sequences fast-check has generated and run (not while shrinking) over every `more`. */
+  let ran = 0;
+  let details: fc.RunDetails<[Iterable<StateCommand<M, R>>]> | undefined;
 
-  const check = fc.asyncProperty(sequences, async (commands) => {
-    if (stopped) return; // nothing more is sent; fast-check ends its loop at once
-    if (shrinking) {
-      // Already run, and it did not fail as first found: it passes again, unsent.
-      const key = candidateKey(commands);
-      if (tried.has(key)) return void spent.repeatsSkipped++;
-      tried.add(key);
-      spent.shrinkRuns++;
-    } else spent.runs++;
-    trail = [];
-    let state: { readonly model: M; readonly real: R };
-    try {
-      state = await property.setup(runIo, spent.runs + spent.shrinkRuns);
-    } catch (error) {
-      if (error instanceof OutOfBudget) return;
-      if (error instanceof NotObservable) return void (notObserved = error);
-      throw error;
-    }
-    observed++;
-    log = [];
-    try {
-      const opening = (property.opening?.() ?? []).map(logged);
-      await fc.asyncModelRun(() => state, {
-        *[Symbol.iterator]() {
-          yield* opening;
-          yield* commands;
-        },
-      });
-    } catch (error) {
-      if (error instanceof OutOfBudget) return;
-      if (shrinking && !sameFailure(last?.error, error)) {
-        otherwise.add((error as Violation).title);
-        return;
+  /** The property over fast-check's sequences `from` (exclusive) to `upTo`: the ones before were run by an earlier `more`. */
+  const checkOf = (from: number, upTo: number) => {
+    let index = 0;
+    return fc.asyncProperty(sequences, async (commands) => {
+      if (stopped) return; // nothing more is sent; fast-check ends its loop at once
+      if (!shrinking && (++index <= from || index > upTo)) return; // another part's sequence
+      if (shrinking) {
+        // Already run, and it did not fail as first found: it passes again, unsent.
+        const key = candidateKey(commands);
+        if (tried.has(key)) return void spent.repeatsSkipped++;
+        tried.add(key);
+        spent.shrinkRuns++;
+      } else spent.runs++;
+      trail = [];
+      let state: { readonly model: M; readonly real: R };
+      try {
+        state = await property.setup(runIo, spent.runs + spent.shrinkRuns);
+      } catch (error) {
+        noteCut(error);
+        if (error instanceof OutOfBudget) return;
+        if (error instanceof NotObservable) return void (notObserved = error);
+        throw error;
       }
-      // Copies: the clean-up after the run still sends.
-      last = { error, commands: [...log], legend: property.legend?.(state.real) ?? '', trail: [...trail] };
-      if (!shrinking) {
-        foundAt = spent.runs;
-        foundCommands = log.length;
+      observed++;
+      log = [];
+      try {
+        const opening = (property.opening?.() ?? []).map(logged);
+        await fc.asyncModelRun(() => state, {
+          *[Symbol.iterator]() {
+            yield* opening;
+            yield* commands;
+          },
+        });
+      } catch (error) {
+        noteCut(error);
+        if (error instanceof OutOfBudget) return;
+        if (shrinking && !sameFailure(last?.error, error)) {
+          otherwise.add((error as Violation).title);
+          return;
+        }
+        // Copies: the clean-up after the run still sends.
+        last = { error, commands: [...log], legend: property.legend?.(state.real) ?? '', trail: [...trail] };
+        if (!shrinking) {
+          foundAt = spent.runs;
+          foundCommands = log.length;
+        }
+        shrinking = true;
+        throw error;
+      } finally {
+        spent.commands += log.length;
+        await property.afterRun?.(runIo, state.model, state.real).catch(budgetOnly);
       }
-      shrinking = true;
-      throw error;
-    } finally {
-      spent.commands += log.length;
-      await property.afterRun?.(runIo, state.model, state.real).catch(budgetOnly);
-    }
-  });
-  const details = await fc.check(check, { seed, numRuns: budget.sequences, verbose: 0 });
-  ended = true;
-
-  let cleanupNotes: readonly string[] = [];
-  try {
-    cleanupNotes = (await property.finish?.(cleanupIo)) ?? [];
-  } catch (error) {
-    if (!(error instanceof OutOfBudget)) throw error;
-    cleanupNotes = [`${property.rule}: the clean-up stopped: ${error.message}; what it added may remain`];
-  }
-  const notes = [spending(property.rule, budget, spent, shrinking, stopped), ...cleanupNotes];
-  const spend: StateSpend = {
-    rule: property.rule,
-    budget: { sequences: budget.sequences, maxCommands: budget.maxCommands, requests: budget.requests, shrinkRequests: budget.shrinkRequests, cleanupRequests: budget.cleanupRequests },
-    sequences: spent.runs,
-    shrinkSequences: spent.shrinkRuns,
-    shrinkRepeatsSkipped: spent.repeatsSkipped,
-    requests: spent.requests,
-    shrinkRequests: spent.shrinkRequests,
-    cleanupRequests: spent.cleanup,
-    ...(details.failed && last ? { shrunk: { fromCommands: foundCommands, toCommands: last.commands.length, steps: details.numShrinks } } : {}),
-    ...(stopped ? { stopped } : {}),
+      if (!shrinking) completed++;
+    });
   };
-  if (otherwise.size) notes.push(`${property.rule}: while shrinking, ${count(otherwise.size, 'shorter sequence')} failed otherwise, not taken as shorter forms of the failure reported: ${[...otherwise].join('; ')}`);
 
-  const rests = restingOn(...property.endpoints);
-  const resting = rests ? ` The property's requests rest on ${rests}.` : '';
-  if (details.failed) {
-    const error = last?.error ?? details.errorInstance;
-    if (!(error instanceof Violation)) throw error; // a suite bug: the runner reports the crash
-    const shrunk = details.numShrinks === 0 ? `no shorter one failed${property.unrepeatable ? `, as ${property.unrepeatable}` : ''}` : `shrunk ${count(details.numShrinks, 'time')} from ${count(foundCommands, 'command')}`;
-    const cut = stopped ? `; shrinking stopped early (${stopped}), so a shorter one may exist` : '';
-    const commands = last!.commands;
-    const sequence = `Shortest failing sequence (${count(commands.length, 'command')}, found in sequence ${foundAt} of ${budget.sequences}, ${shrunk}${cut}): ${commands.join('; ')}${last!.legend ? ` — where ${last!.legend}` : ''}.`;
-    const steps = timed(error.steps ?? stepsOf(last!.trail, error.exchange), last!.trail, budget.settleMs);
-    return { verdict: { title: error.title, message: `${error.message}${resting} ${sequence}` }, ...(error.exchange ? { exchange: error.exchange } : {}), sequence: steps, notes, spend };
-  }
-  if (before) {
-    const steps = timed(before.steps ?? stepsOf(beforeTrail, before.exchange), beforeTrail, budget.settleMs);
-    return { verdict: { title: before.title, message: `${before.message}${resting}` }, ...(before.exchange ? { exchange: before.exchange } : {}), sequence: steps, notes, spend };
-  }
-  if (observed === 0) {
-    const why = `${notObserved?.message ?? stopped ?? 'no run could read the state it starts from'}${rests ? ` (the property's requests rest on ${rests})` : ''}`;
-    return { skip: why, ...(notObserved?.exchange ? { exchange: notObserved.exchange } : {}), notes, spend };
-  }
-  return { notes, spend };
+  const more = async (wanted: number | 'all'): Promise<void> => {
+    if (!began) {
+      began = true;
+      try {
+        before = await property.before?.(runIo, earlier);
+      } catch (error) {
+        if (!(error instanceof OutOfBudget || error instanceof NotObservable)) throw error;
+      } finally {
+        beforeTrail = trail;
+      }
+    }
+    if (details?.failed || ended) return;
+    const upTo = wanted === 'all' ? budget.sequences : Math.min(budget.sequences, ran + wanted);
+    if (upTo <= ran) return;
+    details = await fc.check(checkOf(ran, upTo), { seed, numRuns: upTo, verbose: 0 });
+    ran = upTo;
+  };
+
+  const end = async (): Promise<Outcome> => {
+    if (!began) await more(0);
+    ended = true;
+
+    let cleanupNotes: readonly string[] = [];
+    try {
+      cleanupNotes = (await property.finish?.(cleanupIo)) ?? [];
+    } catch (error) {
+      if (!(error instanceof OutOfBudget)) throw error;
+      cleanupNotes = [`${property.rule}: the clean-up stopped: ${error.message}; what it added may remain`];
+    }
+    const notes = [spending(property.rule, budget, spent, shrinking, stopped), ...cleanupNotes];
+    const spend: StateSpend = {
+      rule: property.rule,
+      budget: { sequences: budget.sequences, maxCommands: budget.maxCommands, requests: budget.requests, shrinkRequests: budget.shrinkRequests, cleanupRequests: budget.cleanupRequests },
+      sequences: spent.runs,
+      shrinkSequences: spent.shrinkRuns,
+      shrinkRepeatsSkipped: spent.repeatsSkipped,
+      requests: spent.requests,
+      shrinkRequests: spent.shrinkRequests,
+      cleanupRequests: spent.cleanup,
+      ...(details?.failed && last ? { shrunk: { fromCommands: foundCommands, toCommands: last.commands.length, steps: details.numShrinks } } : {}),
+      ...(stopped ? { stopped } : {}),
+    };
+    if (otherwise.size) notes.push(`${property.rule}: while shrinking, ${count(otherwise.size, 'shorter sequence')} failed otherwise, not taken as shorter forms of the failure reported: ${[...otherwise].join('; ')}`);
+
+    const rests = restingOn(...property.endpoints);
+    const resting = rests ? ` The property's requests rest on ${rests}.` : '';
+    if (details?.failed) {
+      const error = last?.error ?? details.errorInstance;
+      if (!(error instanceof Violation)) throw error; // a suite bug: the runner reports the crash
+      const shrunk = details.numShrinks === 0 ? `no shorter one failed${property.unrepeatable ? `, as ${property.unrepeatable}` : ''}` : `shrunk ${count(details.numShrinks, 'time')} from ${count(foundCommands, 'command')}`;
+      const early = stopped ? `; shrinking stopped early (${stopped}), so a shorter one may exist` : '';
+      const commands = last!.commands;
+      const sequence = `Shortest failing sequence (${count(commands.length, 'command')}, found in sequence ${foundAt} of ${budget.sequences}, ${shrunk}${early}): ${commands.join('; ')}${last!.legend ? ` — where ${last!.legend}` : ''}.`;
+      const steps = timed(error.steps ?? stepsOf(last!.trail, error.exchange), last!.trail, budget.settleMs);
+      return { verdict: { title: error.title, message: `${error.message}${resting} ${sequence}` }, ...(error.exchange ? { exchange: error.exchange } : {}), sequence: steps, notes, spend };
+    }
+    if (before) {
+      const steps = timed(before.steps ?? stepsOf(beforeTrail, before.exchange), beforeTrail, budget.settleMs);
+      return { verdict: { title: before.title, message: `${before.message}${resting}` }, ...(before.exchange ? { exchange: before.exchange } : {}), sequence: steps, notes, spend };
+    }
+    if (observed === 0 || completed === 0) {
+      // No run read its start, or none ran to its end: nothing was observed, and nothing passed.
+      // A request without an answer to judge says why in the run's own words (they group across rows).
+      const unjudged = cut ?? runSpent;
+      const why =
+        observed === 0 && notObserved
+          ? `${notObserved.message}${rests ? ` (the property's requests rest on ${rests})` : ''}`
+          : unjudged !== undefined
+            ? `not judged: ${unjudged}`
+            : `${stopped ?? (observed === 0 ? 'no run could read the state it starts from' : 'no run ran to its end')}${rests ? ` (the property's requests rest on ${rests})` : ''}`;
+      return { skip: why, ...(notObserved?.exchange ? { exchange: notObserved.exchange } : {}), notes, spend };
+    }
+    // Sequences cut short, or never run because the run's budget was spent: judged, in part.
+    const unrun = budget.sequences - spent.runs;
+    const partly = [
+      ...(cutRuns ? [`not judged in part: ${count(cutRuns, 'sequence')} of ${spent.runs} cut short (${cut})`] : []),
+      ...(unrun > 0 && stopped ? [`not judged in part: ${count(unrun, 'sequence')} of ${budget.sequences} not run (${stopped})`] : []),
+    ];
+    return { notes, spend, ...(partly.length ? { partly: partly.join('; ') } : {}) };
+  };
+
+  return { more, end };
 }
 
 /**

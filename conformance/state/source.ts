@@ -8,7 +8,7 @@ import { endpoint as endpointNamed } from '../../spec/queries.ts';
 import { idsFor, pathOf, type Found, type Ids } from '../probes/inputs.ts';
 import { streamSeed } from '../probes/request.ts';
 import type { ProbeContext, Scenario, ScenarioSource, Skip } from '../types.ts';
-import { budgetFor, runStateProperty, type StateBudget, type StateProperty } from './property.ts';
+import { budgetFor, runStateProperty, startStateProperty, type StateBudget, type StateProperty } from './property.ts';
 
 /** What a property is built from; `build` answers a reason instead when the site lacks what it needs. */
 export interface StateSetup {
@@ -52,7 +52,19 @@ export function stateSource<M extends object, R>(
     if (!placed.ok) return skipAll(rule, endpoints, placed.reason);
     const property = build({ context, endpoints, ids: placed.value, budget, seed });
     if (typeof property === 'string') return skipAll(rule, endpoints, property);
-    return { scenarios: [{ rule, endpoints, title: property.title, run: (send, earlier) => runStateProperty(property, budget, seed, send, earlier) }], skipped: [] };
+    return {
+      scenarios: [
+        {
+          rule,
+          endpoints,
+          title: property.title,
+          run: (send, earlier, deadline) => runStateProperty(property, budget, seed, send, earlier, deadline),
+          start: (send, earlier, deadline) => startStateProperty(property, budget, seed, send, earlier, deadline),
+          spend: { sequences: budget.sequences, requests: budget.requests },
+        },
+      ],
+      skipped: [],
+    };
   };
   // The runner names a source that throws by its function name.
   return Object.defineProperty(source, 'name', { value: name });

@@ -4,6 +4,7 @@ import { is2xx } from '../../spec/queries.ts';
 import type { Endpoint, RuleId } from '../../spec/model.ts';
 import type { MockResponse } from '../app.ts';
 import type { Hooks, Variant } from '../variant.ts';
+import type { RateLimit } from '../rate-limit.ts';
 
 type Edit = (body: Record<string, unknown>) => unknown;
 
@@ -18,6 +19,9 @@ export const fault = (name: string, rule: RuleId, endpoint: EndpointName | undef
 });
 
 export const conformant = (name: string, description: string, hooks: Hooks): Variant => ({ name, kind: 'conformant', description, hooks });
+
+/** A conformant server that throttles: the reference behind a rate limit (mock/rate-limit.ts). */
+export const throttling = (name: string, description: string, rateLimit: RateLimit): Variant => ({ name, kind: 'conformant', description, hooks: {}, rateLimit });
 
 const named = (endpoint: Endpoint | undefined, name: EndpointName | undefined) => name === undefined || endpoint?.name === name;
 

@@ -10,7 +10,7 @@ import { HttpError, renderError } from '../errors.ts';
 import { matchRoute } from '../router.ts';
 import { formatRegex } from '../../spec/formats.ts';
 import type { Hooks, Variant } from '../variant.ts';
-import { combine, conformant, editError, editSuccess, everyObject, replaceAnswer, withHeaders } from './build.ts';
+import { combine, conformant, throttling, editError, editSuccess, everyObject, replaceAnswer, withHeaders } from './build.ts';
 
 const openSetFields = new Set(['status', 'type', 'update', 'update_status', 'image_optimization_type', 'permission']);
 
@@ -103,6 +103,12 @@ export const conformantVariants: readonly Variant[] = [
   }))),
   conformant('sync-actions-201', 'The synchronous actions answer 201 instead of 200.', replaceAnswer(undefined, (r) => r.status === 200 && r.endpoint?.effect !== 'read', (r) => ({ ...r, status: 201 }))),
   conformant('occasional-429', 'Every 25th request is throttled with 429 and `Retry-After: 0`; every 40th without Retry-After.', occasional429()),
+  // Rate limits (the document states none: "Rate limits and quotas: not shown"), fast enough that a default run takes seconds.
+  throttling('rate-limited', 'A token bucket of 400 requests a second per key: past it, 429 with `Retry-After`; every answer says the limit in the IETF draft\'s `RateLimit-Policy` and `RateLimit`.', { limit: 400, windowMs: 1000 }),
+  throttling('rate-limited-retry-after-date', 'A token bucket of 300 requests a second per key: past it, 429 with `Retry-After` as an HTTP date, and nothing else.', { limit: 300, windowMs: 1000, telling: 'retry-after-date' }),
+  throttling('rate-limited-no-headers', 'A token bucket of 300 requests a second per key: past it, a bare 429 (no `Retry-After`, no limit headers).', { limit: 300, windowMs: 1000, telling: 'nothing' }),
+  throttling('rate-limited-per-endpoint', 'A token bucket of 120 requests a second per key on each endpoint, told by `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds), and `Retry-After` on a 429.', { limit: 120, windowMs: 1000, telling: 'x-ratelimit', per: 'key-and-endpoint' }),
+  throttling('rate-limited-shared-keys', 'One token bucket of 400 requests a second for every caller (both companies\' keys, and requests without one).', { limit: 400, windowMs: 1000, per: 'everyone' }),
   conformant('chunked-responses', 'Bodies are sent chunked, without Content-Length.', {
     wire: (res, response) => {
       const text = response.body === undefined ? '' : JSON.stringify(response.body);
