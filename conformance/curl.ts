@@ -15,7 +15,7 @@ type Part = { readonly text: string } | { readonly shell: string };
 
 /** The shell expression that rebuilds `text`, a form of `secret` found in a request, or undefined. */
 function shellFor(text: string, secret: Secret): string | undefined {
-  const v = `"$${secret.name}"`;
+  const v = secret.shell ?? `"$${secret.name}"`;
   const b64 = (format: string, strip = '\\n') => `"$(printf '${format}' ${v} | base64 | tr -d '${strip}')"`;
   const base64 = (raw: string) => Buffer.from(raw).toString('base64');
   const forms: readonly [string, string][] = [

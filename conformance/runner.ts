@@ -9,6 +9,7 @@
 import type { RuleId } from '../spec/model.ts';
 import { keySecret, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
+import { nearMissSecrets } from './probes/near-miss.ts';
 import { DEFAULT_SHRINK_BUDGET, type ShrinkBudget } from './shrink.ts';
 import { RunBudget } from './schedule/budget.ts';
 import type { PacerStats } from './schedule/pacer.ts';
@@ -65,7 +66,11 @@ export interface RunInput {
 
 /** The names under which the keys appear in reports and curl lines. */
 export function secretsOf(target: Target): Secret[] {
-  return [keySecret(target.main.apiKey, 'HSC_API_KEY'), ...(target.other ? [keySecret(target.other.apiKey, 'HSC_OTHER_API_KEY')] : [])];
+  return [
+    keySecret(target.main.apiKey, 'HSC_API_KEY'),
+    ...nearMissSecrets(target.main.apiKey),
+    ...(target.other ? [keySecret(target.other.apiKey, 'HSC_OTHER_API_KEY')] : []),
+  ];
 }
 
 /** Clean-up requests kept per state property under --max-requests, and time kept for them all under --max-duration (each at most a tenth). */

@@ -50,10 +50,12 @@ export interface TransportFailure {
  * - `not-found`: names data that does not exist or belongs to another company → 404 (READ-404);
  * - `invalid`: breaks a stated constraint → 400 (INPUT-400 or the LIMIT-* rule it breaks);
  * - `valid`: valid under every reasonable reading → the endpoint's success (INPUT-ACCEPT).
+ * - `foreign-key`: another company's valid key on this company's data → 401 (not a key of this
+ *   company) or 404 (data the key's user may not read) (AUTH-401);
  * - `observe`: no expectation of its own (e.g. a conflict's either-side request); only the
  *   universal checks judge it.
  */
-export type Expectation = 'unauthorized' | 'not-found' | 'invalid' | 'valid' | 'observe';
+export type Expectation = 'unauthorized' | 'foreign-key' | 'not-found' | 'invalid' | 'valid' | 'observe';
 
 export interface Probe {
   /** The rule whose expectation this probe tests; failures of the expectation carry it. */

@@ -37,6 +37,11 @@ export interface Secret {
   readonly name: string;
   /** Keys are named where they are hidden; field values are not. */
   readonly kind: 'key' | 'field';
+  /**
+   * The shell expression a curl line rebuilds it with, where it is not an environment variable
+   * of its own (a key the suite derived from the user's: `"${HSC_API_KEY%?}"`); default `"$NAME"`.
+   */
+  readonly shell?: string;
 }
 
 /** A span of text holding a secret, and whose it is. */
@@ -366,7 +371,9 @@ export class Sanitizer {
 
   #spans(text: string, allowStale: boolean): SecretSpan[] {
     const scanner = this.#scan(allowStale);
-    return scanner.spans(text).map((s: Span) => ({ start: s.start, end: s.end, secret: this.#owners[s.pattern]! }));
+    // Where secrets match the same text (a key, and one the suite derived from it by case), the
+    // one it is exactly is named: the scanner keeps one of them, not always that one.
+    return scanner.spans(text).map((s: Span) => ({ start: s.start, end: s.end, secret: this.#secrets.get(text.slice(s.start, s.end)) ?? this.#owners[s.pattern]! }));
   }
 
   /**

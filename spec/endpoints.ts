@@ -406,6 +406,13 @@ export const endpoints: readonly Endpoint[] = [
     success: { kind: 'ack', operationKind: 'domains:update-dns-record' },
     errors: E400_401_500,
     effect: 'destructive',
+    effects: {
+      names: { referent: 'dns-record', by: ['type', 'name'] },
+      adds: { from: 'new_resource_records', to: 'resource_records' },
+      takesAway: { from: 'removed_resource_records', to: 'resource_records' },
+      sets: [{ from: 'ttl', to: 'ttl', assumption: 'ASM-DNS-TTL-SET' }],
+      cite: { section: 'Endpoints > Behaviours stated for endpoints', quote: 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records`.' },
+    },
     cite: { section: ACKS, quote: 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records`.' },
   },
   {
@@ -511,6 +518,7 @@ export const endpoints: readonly Endpoint[] = [
     success: { kind: 'ack', operationKind: 'sftp-accounts:remove-additional-sftp-account' },
     errors: E401_500,
     effect: 'destructive',
+    effects: { names: { referent: 'additional-sftp-account', by: ['sftp_account_id'] }, removes: true, cite: { section: ACKS, quote: 'Additional SFTP account removal' } },
     cite: { section: ACKS },
   },
 
@@ -531,6 +539,7 @@ export const endpoints: readonly Endpoint[] = [
     success: { kind: 'sync-action', body: object(field('create_wp_admin_user', boolean, 'The user was created.')) },
     errors: E400_401_500,
     effect: 'mutating',
+    effects: { names: { referent: 'site-admin-user', by: ['email'] }, creates: true, cite: { section: OTHER, quote: '`create_wp_admin_user` (boolean)' } },
     cite: { section: OTHER },
   },
   {

@@ -211,6 +211,14 @@ export const assumptions: readonly Assumption[] = [
     scope: { endpoints: ['updateDnsRecords'] },
   },
   {
+    id: 'ASM-DNS-TTL-SET',
+    choice:
+      'A DNS update sets the `ttl` of the record it names (by `type` and `name`) to the `ttl` it carries, whenever the record keeps values after it: a record the update creates and one it already held alike. STATE-DNS-UPDATE checks that it does, and compares every other record\'s `ttl` with its values.',
+    why: 'The update\'s body carries `type`, `name` and `ttl` beside the values, which reads as the record the values belong to, `ttl` included; the document states only what happens to the values.',
+    cite: { section: 'Endpoints > Action endpoints (all answer the Acknowledgement body with HTTP 202 unless stated)', quote: '`type` string; `name` string; `ttl` integer' },
+    scope: { endpoints: ['updateDnsRecords'] },
+  },
+  {
     id: 'ASM-DOCUMENTED-FIELDS-PRESENT',
     choice:
       'Every response field the document lists (presence `documented`) is present in a success body; only the fields it says may be missing (`children` "absent on leaves", error `data` "may be absent") may be left out. RESPONSE-SCHEMA fails a body that lacks one.',

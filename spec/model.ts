@@ -205,6 +205,34 @@ export interface Param {
   readonly assumption?: AssumptionId;
 }
 
+/** A request field whose value a field of the named data takes or loses: `from` (request) to `to` (resource). */
+export interface FieldFlow {
+  readonly from: string;
+  readonly to: string;
+  /** Where the document does not say so itself: the reading, named in failures that rest on it. */
+  readonly assumption?: AssumptionId;
+}
+
+/**
+ * What a successful action does to the data it names (§Endpoints > Behaviours stated for
+ * endpoints; the actions' tables): the state properties check that it does that, and that
+ * everything else the same list holds stays as it was.
+ */
+export interface Effects {
+  /** The data it names, and the path parameters or body fields that name it. */
+  readonly names: { readonly referent: Referent; readonly by: readonly string[] };
+  /** It removes what it names (an SFTP account removal). */
+  readonly removes?: true;
+  /** It creates what it names (a site-admin user). */
+  readonly creates?: true;
+  /** Values of a request list it adds to, and takes from, a list of what it names. */
+  readonly adds?: FieldFlow;
+  readonly takesAway?: FieldFlow;
+  /** Fields of what it names that take the request's value. */
+  readonly sets?: readonly FieldFlow[];
+  readonly cite: Cite;
+}
+
 export interface Endpoint {
   /** The client method name; also the operation's key across generated files. */
   readonly name: string;
@@ -221,6 +249,8 @@ export interface Endpoint {
   /** The per-endpoint error-status table (§Errors), to the letter. */
   readonly errors: readonly ErrorStatus[];
   readonly effect: Effect;
+  /** What it does to the data it names, where the document says (actions the state properties observe). */
+  readonly effects?: Effects;
   /**
    * §Versioning: the endpoint is deprecated. `replacement` is the operation the document names
    * in its stead (`METHOD /path` as it writes it), or the unknown that says it does not name one.

@@ -195,7 +195,7 @@ function locate(type: FieldType, name: ResourceName, path: readonly string[]): {
 export const citesOf = (model: Api): Cite[] => [
   model.auth.cite,
   ...model.resources.map((r) => r.cite),
-  ...model.endpoints.flatMap((e) => [e.cite, ...(e.deprecated ? [e.deprecated.cite] : [])]),
+  ...model.endpoints.flatMap((e) => [e.cite, ...(e.deprecated ? [e.deprecated.cite] : []), ...(e.effects ? [e.effects.cite] : [])]),
   ...model.rules.map((r) => r.cite),
   ...model.unknowns.map((u) => u.cite),
   ...model.assumptions.map((a) => a.cite),

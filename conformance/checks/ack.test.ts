@@ -4,7 +4,7 @@ import { api } from '../../spec/api.ts';
 import { responseArb } from '../../spec/arbitraries.ts';
 import { isAck } from '../../spec/queries.ts';
 import { ack202, operationIdShapeProblem, opidKind, opidShape } from './ack.ts';
-import { expectJudgement, judge, exchange, TEST_UUID, type Case } from './testing.ts';
+import { BASE_URL, expectJudgement, judge, exchange, TEST_UUID, type Case } from './testing.ts';
 
 const UUID = TEST_UUID;
 const ack = (operation_id: unknown, extra: Record<string, unknown> = {}) => ({ operation_id, message: 'The action is in progress', status: 202, ...extra });
@@ -56,6 +56,19 @@ describe('OPID-SHAPE', () => {
     ['synchronous endpoint', { given: { endpoint: 'getSite', status: 200, json: { operation_id: 'x' } }, want: 'skip' }],
   ];
   it.each(cases)('%s', (_, c) => expectJudgement(opidShape, c));
+
+  it('the same id for two acknowledgements in one run: a warning on the second, never a failure, even with --strict; other runs start afresh', () => {
+    const id = `cdn-cache:clear-${UUID}`;
+    for (const strict of [false, true]) {
+      const run = { options: { strict } };
+      expect(judge(opidShape, exchange({ ...cdn, json: ack(id) }), run)).toBe('pass');
+      expect(judge(opidShape, exchange({ ...cdn, json: ack(`cdn-cache:clear-${TEST_UUID.replace('3f', '4f')}`) }), run)).toBe('pass');
+      const again = judge(opidShape, exchange({ ...wp, json: ack(id) }), run);
+      expect(again).toMatchObject({ severity: 'warning', title: 'the same operation id for two acknowledgements' });
+      expect((again as { message: string }).message).toContain(`was given before, to POST ${BASE_URL}/sites/cdn/clear-cache`);
+    }
+    expect(judge(opidShape, exchange({ ...cdn, json: ack(id) }), { options: { strict: false } })).toBe('pass');
+  });
 
   it('names no problem for any id of the right shape', () => {
     expect(operationIdShapeProblem(`sftp-accounts:remove-additional-sftp-account-${UUID}`)).toBeUndefined();

@@ -1,13 +1,13 @@
 /**
  * §Endpoints > Conventions: acknowledged actions answer HTTP 202 with `operation_id` (string),
  * `message` (string) and `status` (number, 202) (ACK-202); the id is `<kind>-<UUID>`
- * (OPID-SHAPE) with the action's kind from the kind-prefix table (OPID-KIND).
+ * (OPID-SHAPE; the same id twice is a warning) with the action's kind from the kind-prefix table (OPID-KIND).
  */
 import { api } from '../../spec/api.ts';
 import { formats } from '../../spec/formats.ts';
 import type { Endpoint, OperationKind } from '../../spec/model.ts';
 import { isAck, operationKinds } from '../../spec/queries.ts';
-import type { Check, Exchange } from '../types.ts';
+import type { Check, CheckContext, Exchange, Verdict } from '../types.ts';
 import { restingOn } from './assumptions.ts';
 import { messageStatusProblems } from './errors.ts';
 import { is2xx } from './success.ts';
@@ -82,12 +82,34 @@ export function operationIdShapeProblem(id: string): string | undefined {
   return `${shown} does not end in \`-<UUID>\` (a UUID is 8-4-4-4-12 hexadecimal digits)`;
 }
 
+/** The operation ids a run has been given, per run (its check context), and the first request that got each. */
+const seenIds = new WeakMap<CheckContext, Map<string, string>>();
+
+/**
+ * The same operation id for two acknowledgements: a warning, never a failure (not even with
+ * --strict). The document does not say ids are unique; but its `<UUID>` is an id meant to be,
+ * and a client that tracks operations by id would mistake one for the other.
+ */
+function repeatedId(context: CheckContext, exchange: Exchange, id: string): Verdict | undefined {
+  let seen = seenIds.get(context);
+  if (!seen) seenIds.set(context, (seen = new Map()));
+  const first = seen.get(id);
+  const here = `${exchange.probe.request.method} ${exchange.probe.request.url}`;
+  if (first === undefined) return void seen.set(id, here);
+  return {
+    title: 'the same operation id for two acknowledgements',
+    message: `\`operation_id\` ${JSON.stringify(clip(id, 100))} was given before, to ${first}: the document does not say operation ids are unique, but a \`<UUID>\` is meant to be, and a client tracking operations by id would take one for the other (§Endpoints > Conventions). A warning only.`,
+    severity: 'warning',
+  };
+}
+
 export const opidShape: Check = {
   rule: 'OPID-SHAPE',
   applies: (exchange) => operationIdOf(exchange) !== undefined,
-  check: (_, exchange) => {
-    const problem = operationIdShapeProblem(operationIdOf(exchange)!);
-    if (!problem) return undefined;
+  check: (context, exchange) => {
+    const id = operationIdOf(exchange)!;
+    const problem = operationIdShapeProblem(id);
+    if (!problem) return repeatedId(context, exchange, id);
     return { title: 'operation id is not `<kind>-<UUID>`', message: `${sentence(problem)}; the document's shape is \`<kind>-<UUID>\` (§Endpoints > Conventions).` };
   },
 };

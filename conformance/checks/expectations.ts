@@ -111,6 +111,14 @@ function expected(context: CheckContext, exchange: Exchange): Expected | undefin
         because: 'a missing or invalid key yields HTTP 401 (§Authentication; every endpoint requires `Authorization: Bearer <API_KEY>`)',
         ifServed: 'it served the request without a valid bearer key',
       };
+    case 'foreign-key':
+      return {
+        statuses: [401, 404],
+        words: '401 or 404',
+        because:
+          "the key is another company's: `<API_KEY>` is an API key of the company (§Authentication 1), so it is an invalid key here (401), or its user may not read this data (404, §Authentication 4)",
+        ifServed: "it served one company's data to another company's key",
+      };
     case 'not-found':
       return notFound(context, exchange);
     case 'invalid': {

@@ -88,7 +88,8 @@ export const lenient: CheckContext = { options: { strict: false } };
 export const strict: CheckContext = { options: { strict: true } };
 
 /** What a check made of an exchange: it did not apply, it passed, or its verdict. */
-export function judge(check: Check, given: Exchange, context: CheckContext = lenient): 'skip' | 'pass' | Verdict {
+/** A check's judgement of one exchange; each call its own run (a fresh context), unless one is given. */
+export function judge(check: Check, given: Exchange, context: CheckContext = { ...lenient }): 'skip' | 'pass' | Verdict {
   if (!check.applies(given)) return 'skip';
   return check.check(context, given) ?? 'pass';
 }
@@ -107,7 +108,7 @@ export interface Case {
 
 /** Assert a check's judgement of one case. */
 export function expectJudgement(check: Check, { given, want, strict: isStrict }: Case): void {
-  const got = judge(check, exchange(given), isStrict ? strict : lenient);
+  const got = judge(check, exchange(given), { ...(isStrict ? strict : lenient) });
   if (want === 'skip' || want === 'pass') {
     expect(got).toBe(want);
     return;

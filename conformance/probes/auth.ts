@@ -1,7 +1,8 @@
 /**
  * AUTH-401, AUTH-BEARER and AUTH-SCHEME-CASE on every endpoint (§Authentication 1–2: "Every
  * endpoint requires the header `Authorization: Bearer <API_KEY>`"; "A missing or invalid key
- * yields HTTP 401"). Reads name the tenant's real data; requests to mutating and destructive
+ * yields HTTP 401"). Invalid keys include near misses of the real one (near-miss.ts) and, with a
+ * second company, its key on this company's data (401, or 404: data it may not read). Reads name the tenant's real data; requests to mutating and destructive
  * endpoints name only unknown ids, so a server that ignores credentials still changes nothing,
  * and are otherwise well formed, so a server that validates before authenticating still says 401. With --allow-destructive, the
  * scheme-case probes send valid requests instead (a stronger proof the key was accepted) where
@@ -14,6 +15,7 @@ import type { Endpoint } from '../../spec/model.ts';
 import { isRead } from '../../spec/queries.ts';
 import type { Probe, ProbeContext, ProbeSource, Skip } from '../types.ts';
 import { refusal, removedBy, unknownPath, validRequests } from './inputs.ts';
+import { nearMissKeys } from './near-miss.ts';
 import { basicAuthorization, bearer, drawOne, makeProbe, streamSeed, type Credentials, type RequestParts } from './request.ts';
 
 /** A request to `endpoint` whose only fault may be its credentials (reads), or a refused one. */
@@ -48,6 +50,7 @@ export const authProbes: ProbeSource = (context) => {
   const { target } = context;
   const key = target.main.apiKey;
   const invalidKey = drawOne(invalidKeyArb, streamSeed(context.seed, 'auth', 'invalid-key'));
+  const nearMisses = nearMissKeys(key);
   const probes: Probe[] = [];
   const skipped: Skip[] = []; // every endpoint can be probed: reads fall back to unknown ids
   for (const endpoint of api.endpoints) {
@@ -61,6 +64,12 @@ export const authProbes: ProbeSource = (context) => {
     probe('AUTH-401', 'unauthorized', 'an invalid API key', bearer(invalidKey));
     probe('AUTH-401', 'unauthorized', 'empty bearer credentials (`Bearer `)', { kind: 'authorization', value: 'Bearer ' });
     probe('AUTH-401', 'unauthorized', 'the scheme alone (`Bearer`)', { kind: 'authorization', value: 'Bearer' });
+    // Keys that are almost right: a server comparing a prefix, the first characters or without case takes them.
+    for (const miss of nearMisses) probe('AUTH-401', 'unauthorized', `the real key with ${miss.how}`, bearer(miss.value));
+    // Another company's key is a key, but not this company's: 401, or 404 for data it may not read.
+    if (target.other && isRead(endpoint) && endpoint.pathParams.length && !base.why) {
+      probe('AUTH-401', 'foreign-key', "the other company's key on this company's data", bearer(target.other.apiKey));
+    }
 
     probe('AUTH-BEARER', 'unauthorized', 'the real key as `Basic` credentials', { kind: 'authorization', value: basicAuthorization(key) });
     probe('AUTH-BEARER', 'unauthorized', 'the real key under the `Token` scheme', { kind: 'authorization', value: `Token ${key}` });

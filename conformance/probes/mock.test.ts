@@ -24,6 +24,9 @@ function wanted(probe: Probe): readonly number[] {
       return [401];
     case 'not-found':
       return [404];
+    case 'foreign-key':
+      // The mock knows the key, and that its company may not read this data.
+      return [404];
     case 'invalid':
       return probe.idsUnknown ? [400, 404] : [400];
     case 'valid':

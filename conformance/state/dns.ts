@@ -1,10 +1,12 @@
 /**
  * STATE-DNS-UPDATE as a model-based property: "The DNS update adds the records named in
  * `new_resource_records` and removes those in `removed_resource_records`". The model is the
- * whole domain (each record's values), read at the start of every run; the commands add several
+ * whole domain (each record's values and `ttl`), read at the start of every run; the commands add several
  * values to a probe record, remove some of those present, do both at once, or read. After each
  * acknowledged update the domain is read until it shows exactly the model: the named values
- * changed, every other value of that record and every other record unchanged.
+ * changed, the record's `ttl` the one the update carried (the model's effects: ASM-DNS-TTL-SET;
+ * updates carry a few in turn), every other value of that record and every other record, `ttl`
+ * included, unchanged.
  *
  * Probe records are fresh per run (`hsc-probe-…` labels inside the zone of the domain's own
  * name, so a domain without records gets the property too) and hold RFC 5737 TEST-NET values
@@ -27,7 +29,7 @@
  * property's and the other probes') and reads until they are gone, so the domain is left as found.
  */
 import fc from 'fast-check';
-import { requestBodyArb } from '../../spec/arbitraries.ts';
+import { requestBodyArb, requestFieldArb } from '../../spec/arbitraries.ts';
 import type { Endpoint } from '../../spec/model.ts';
 import { idOf, probeLabelArb, probeRecordName, testNetAddressArb } from '../probes/inputs.ts';
 import { bearer, draw, drawOne, makeProbe, streamSeed } from '../probes/request.ts';
@@ -38,13 +40,16 @@ import { NotObservable, OutOfBudget, Violation, type StateBudget, type StateComm
 import { pathsOf, stateSource } from './source.ts';
 
 const STATED = 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records` (§Endpoints > Behaviours stated for endpoints).';
-/** Probe records per run, and the TEST-NET values their commands draw on. */
+/** Probe records per run, the TEST-NET values their commands draw on, and the `ttl`s they carry. */
 const RECORDS = 2;
 const POOL = 5;
+const TTLS = 3;
 /** Updates acknowledged before the property that it sends again, alone, when the owner's records changed before it began. */
 const REPLAYS = 2;
 /** What a comparison of records an update does not name rests on. */
 const OTHERS_UNCHANGED = 'records an update does not name stay as they were: ASM-DNS-OTHERS-UNCHANGED';
+/** What a comparison of `ttl`s rests on. */
+const TTL_SET = 'an update sets the `ttl` of the record it names to the one it carries, and every other `ttl` stays: ASM-DNS-TTL-SET';
 
 // ---- the domain as data ------------------------------------------------------------------------
 
@@ -84,6 +89,8 @@ export interface ListedRecord {
   readonly type: string;
   readonly name: string;
   readonly values: readonly string[];
+  /** Its `ttl`, where the list gives a number. */
+  readonly ttl?: number;
 }
 
 /** The records of a list's items that have a type, a name and string values. */
@@ -94,19 +101,35 @@ export function listedRecords(records: readonly unknown[]): ListedRecord[] {
     if (typeof type !== 'string' || typeof name !== 'string') return [];
     const values = at(record, 'resource_records');
     const strings = (Array.isArray(values) ? values.map((v) => at(v, 'value')) : []).filter((v): v is string => typeof v === 'string');
-    return [{ type, name, values: strings }];
+    const ttl = at(record, 'ttl');
+    return [{ type, name, values: strings, ...(typeof ttl === 'number' ? { ttl } : {}) }];
   });
 }
 
 /**
- * A list's records as a zone. Records of the same type and name are one; a record without
- * values is no record (whether an emptied record stays listed is not shown).
+ * A record's `ttl` as a member of its set of values (`ttl=300`), so the one comparison that
+ * finds a value changed finds a `ttl` changed too. No value of a record looks like it.
+ */
+const TTL = 'ttl=';
+export const ttlMember = (ttl: number): string => `${TTL}${ttl}`;
+const isTtl = (member: string): boolean => member.startsWith(TTL);
+/** A record's values without its `ttl`. */
+export const valuesOnly = (members: Iterable<string>): string[] => [...members].filter((m) => !isTtl(m));
+
+/**
+ * A list's records as a zone: each record's values and its `ttl` (a member `ttl=…`). Records
+ * of the same type and name are one; a record without values is no record (whether an emptied
+ * record stays listed is not shown).
  */
 export function zoneFrom(records: readonly unknown[]): Zone {
   const zone = new Map<string, Set<string>>();
-  for (const { type, name, values } of listedRecords(records)) {
+  for (const { type, name, values, ttl } of listedRecords(records)) {
+    if (!values.length) continue;
     const key = recordKey(type, name);
-    for (const value of values) zone.set(key, (zone.get(key) ?? new Set()).add(value));
+    const members = zone.get(key) ?? new Set();
+    for (const value of values) members.add(value);
+    if (ttl !== undefined) members.add(ttlMember(ttl));
+    zone.set(key, members);
   }
   return zone;
 }
@@ -130,8 +153,10 @@ export interface Difference {
 export function differences(expected: Zone, listed: Zone, compared: (key: string) => boolean): Difference[] {
   const keys = [...new Set([...expected.keys(), ...listed.keys()])].filter((key) => compared(key)).sort();
   return keys.flatMap((key) => {
-    const want = expected.get(key) ?? new Set<string>();
     const got = listed.get(key) ?? new Set<string>();
+    // A list that gives no `ttl` for a record is RESPONSE-SCHEMA's to judge: its `ttl` is not compared here.
+    const shown = (members: ReadonlySet<string>) => ([...got].some(isTtl) ? members : new Set(valuesOnly(members)));
+    const want = shown(expected.get(key) ?? new Set<string>());
     const missing = [...want].filter((v) => !got.has(v)).sort();
     const extra = [...got].filter((v) => !want.has(v)).sort();
     return missing.length || extra.length ? [{ key, missing, extra }] : [];
@@ -148,21 +173,26 @@ export class DnsModel {
     readonly records: readonly string[],
     /** The TEST-NET values updates add. */
     readonly pool: readonly string[],
+    /** The `ttl`s updates carry, in turn. */
+    readonly ttls: readonly number[] = [],
   ) {
     this.zone = new Map([...zone].map(([k, v]) => [k, new Set(v)]));
   }
 
+  /** The values a probe record holds (its `ttl` aside). */
   valuesOf(record: number): ReadonlySet<string> {
-    return this.zone.get(this.records[record]!) ?? new Set();
+    return new Set(valuesOnly(this.zone.get(this.records[record]!) ?? []));
   }
 
-  apply(record: number, added: readonly string[], removed: readonly string[]): void {
+  /** An update of a probe record: its values changed, and its `ttl` the update's (ASM-DNS-TTL-SET) while it keeps values. */
+  apply(record: number, added: readonly string[], removed: readonly string[], ttl?: number): void {
     const key = this.records[record]!;
-    const values = new Set(this.zone.get(key));
+    const values = new Set(this.valuesOf(record));
     for (const v of removed) values.delete(v);
     for (const v of added) values.add(v);
-    if (values.size) this.zone.set(key, values);
-    else this.zone.delete(key);
+    if (!values.size) return void this.zone.delete(key);
+    const previous = [...(this.zone.get(key) ?? [])].find(isTtl);
+    this.zone.set(key, new Set([...values, ...(ttl !== undefined ? [ttlMember(ttl)] : previous ? [previous] : [])]));
   }
 
   /** Compared: every record but other runs' and other probes' scratch records, and what the server maintains. */
@@ -187,11 +217,14 @@ const recordLabel = (record: number) => `r${record + 1}`;
 export abstract class DnsChange implements StateCommand<DnsModel, DnsReal> {
   added: readonly string[] = [];
   removed: readonly string[] = [];
+  /** The `ttl` it carries, chosen when it runs from the model's (the `ttlPick`-th, counting round). */
+  ttl: number | undefined;
   constructor(
     readonly record: number,
     readonly add: number,
     readonly remove: number,
     readonly offset: number,
+    readonly ttlPick = 0,
   ) {}
 
   check(model: Readonly<DnsModel>): boolean {
@@ -203,7 +236,13 @@ export abstract class DnsChange implements StateCommand<DnsModel, DnsReal> {
     const held = model.valuesOf(this.record);
     this.added = pickFrom(model.pool.filter((v) => !held.has(v)), this.add, this.offset);
     this.removed = pickFrom([...held].sort(), this.remove, this.offset);
+    this.ttl = model.ttls.length ? model.ttls[this.ttlPick % model.ttls.length] : undefined;
     return real.update(model, this);
+  }
+
+  /** ` (ttl 600)`, once it ran with one. */
+  protected get withTtl(): string {
+    return this.ttl === undefined ? '' : ` (ttl ${this.ttl})`;
   }
 
   abstract toString(): string;
@@ -216,26 +255,26 @@ const pickFrom = (values: readonly string[], count: number, offset: number): str
 const named = (values: readonly string[], n: number) => (values.length ? values.join(', ') : count(n, 'value'));
 
 export class AddValues extends DnsChange {
-  constructor(record: number, count: number, offset: number) {
-    super(record, count, 0, offset);
+  constructor(record: number, count: number, offset: number, ttlPick = 0) {
+    super(record, count, 0, offset, ttlPick);
   }
   toString(): string {
-    return `add ${named(this.added, this.add)} to ${recordLabel(this.record)}`;
+    return `add ${named(this.added, this.add)} to ${recordLabel(this.record)}${this.withTtl}`;
   }
 }
 
 export class RemoveValues extends DnsChange {
-  constructor(record: number, count: number, offset: number) {
-    super(record, 0, count, offset);
+  constructor(record: number, count: number, offset: number, ttlPick = 0) {
+    super(record, 0, count, offset, ttlPick);
   }
   toString(): string {
-    return `remove ${named(this.removed, this.remove)} from ${recordLabel(this.record)}`;
+    return `remove ${named(this.removed, this.remove)} from ${recordLabel(this.record)}${this.withTtl}`;
   }
 }
 
 export class AddAndRemoveValues extends DnsChange {
   toString(): string {
-    return `add ${named(this.added, this.add)} and remove ${named(this.removed, this.remove)} on ${recordLabel(this.record)}`;
+    return `add ${named(this.added, this.add)} and remove ${named(this.removed, this.remove)} on ${recordLabel(this.record)}${this.withTtl}`;
   }
 }
 
@@ -265,12 +304,14 @@ export function dnsCommandArbs(records = RECORDS): fc.Arbitrary<StateCommand<Dns
   const record = records < 2 ? fc.constant(0) : fc.oneof({ withCrossShrink: true }, { weight: 1, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.integer({ min: 1, max: records - 1 }) });
   const count = fc.integer({ min: 1, max: 3 });
   const offset = fc.nat({ max: POOL - 1 });
+  // Which of the model's ttls an update carries: the opening's (0) or another, so a later update of r1 sets a new one.
+  const ttl = fc.nat({ max: TTLS - 1 });
   // Adds weigh most: a run starts with one probe record filled, and nothing can be removed from the others.
   return [
     fc.oneof(
-      { weight: 3, arbitrary: fc.tuple(record, count, offset).map(([r, n, o]): StateCommand<DnsModel, DnsReal> => new AddValues(r, n, o)) },
-      { weight: 2, arbitrary: fc.tuple(record, count, offset).map(([r, n, o]) => new RemoveValues(r, n, o)) },
-      { weight: 2, arbitrary: fc.tuple(record, count, count, offset).map(([r, a, d, o]) => new AddAndRemoveValues(r, a, d, o)) },
+      { weight: 3, arbitrary: fc.tuple(record, count, offset, ttl).map(([r, n, o, t]): StateCommand<DnsModel, DnsReal> => new AddValues(r, n, o, t)) },
+      { weight: 2, arbitrary: fc.tuple(record, count, offset, ttl).map(([r, n, o, t]) => new RemoveValues(r, n, o, t)) },
+      { weight: 2, arbitrary: fc.tuple(record, count, count, offset, ttl).map(([r, a, d, o, t]) => new AddAndRemoveValues(r, a, d, o, t)) },
       { weight: 1, arbitrary: fc.constant(new ReadRecords()) },
     ),
   ];
@@ -318,8 +359,18 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
   const probeType = String(template.type);
   const preface = `${STATED} Each update names a \`hsc-probe-…\` record the domain may not hold yet.`;
   const listing = makeProbe(target, rule, 'valid', 'list the DNS records of the domain', { endpoint: setting.read, credentials, path: setting.listPath });
-  const change = (name: string, added: readonly string[], removed: readonly string[], title: string, type = probeType): Probe => {
-    const body = { ...template, type, [setting.nameField]: name, new_resource_records: added.map((value) => ({ value })), removed_resource_records: removed.map((value) => ({ value })) };
+  // What the update sets of the record it names (ASM-DNS-TTL-SET: its `ttl`), from the model's effects; each update carries one of a few, in turn.
+  const ttlField = setting.update.effects?.sets?.find((f) => f.to === 'ttl')?.from;
+  const ttls = ttlField ? draw(fc.uniqueArray(requestFieldArb(setting.update, setting.update.body!.find((f) => f.name === ttlField)!) as fc.Arbitrary<number>, { minLength: TTLS, maxLength: TTLS }), streamSeed(setting.seed, 'ttls'), 1)[0]! : [];
+  const change = (name: string, added: readonly string[], removed: readonly string[], title: string, type = probeType, ttl?: number): Probe => {
+    const body = {
+      ...template,
+      type,
+      [setting.nameField]: name,
+      ...(ttlField && ttl !== undefined ? { [ttlField]: ttl } : {}),
+      new_resource_records: added.map((value) => ({ value })),
+      removed_resource_records: removed.map((value) => ({ value })),
+    };
     return makeProbe(target, rule, 'valid', title, { endpoint: setting.update, credentials, path: setting.path, body: { json: body } });
   };
   /** Every probe record an update was sent for: the end cleans them all. */
@@ -353,17 +404,17 @@ function dnsProperty(context: ProbeContext, setting: DnsSetting): StateProperty<
       if (!zone) throw new NotObservable(`the domain's DNS records could not be read (${answered(exchange)}), so no update can be observed`, exchange);
       const labels = draw(probeLabelArb, streamSeed(setting.seed, 'labels', String(run)), RECORDS);
       const names = labels.map((label) => probeRecordName(setting.zone, label));
-      const model = new DnsModel(zone, names.map((n) => recordKey(probeType, n)), pool);
+      const model = new DnsModel(zone, names.map((n) => recordKey(probeType, n)), pool, ttls);
       const real: DnsReal = {
         names,
         update: async (m, command) => {
           const name = names[command.record]!;
           touched.set(recordKey(probeType, name), name);
-          const acknowledged = await io.send(change(name, command.added, command.removed, `${command} (${recordLabel(command.record)} = ${name})`));
+          const acknowledged = await io.send(change(name, command.added, command.removed, `${command} (${recordLabel(command.record)} = ${name})`, probeType, command.ttl));
           if (!is2xx(acknowledged)) {
             throw new Violation('a DNS update the property needs was not accepted', `${preface} \`${command}\` answered ${answered(acknowledged)}, so its effect cannot be observed.`, acknowledged);
           }
-          m.apply(command.record, command.added, command.removed);
+          m.apply(command.record, command.added, command.removed, command.ttl);
           const shown = await io.poll(listing, (e) => matches(m, e));
           effects.seen++;
           effects.late ||= !shown.ok || shown.reads > 1;
@@ -411,15 +462,25 @@ function mismatch(preface: string, model: DnsModel, command: DnsChange | undefin
     return i >= 0 ? recordLabel(i) : key;
   };
   const found = differences(model.zone, zone, model.compared);
-  const named = (d: Difference) => command !== undefined && d.key === model.records[command.record] && [...d.missing, ...d.extra].every((v) => command.added.includes(v) || command.removed.includes(v));
+  const isNamed = (d: Difference) => command !== undefined && d.key === model.records[command.record];
+  const named = (d: Difference) => isNamed(d) && [...d.missing, ...d.extra].every((v) => command!.added.includes(v) || command!.removed.includes(v) || isTtl(v));
   const unnamed = found.filter((d) => !named(d));
+  // The named record's values as the update said, but not the `ttl` it carried.
+  const ttlOnly = found.length > 0 && found.every((d) => isNamed(d) && [...d.missing, ...d.extra].every(isTtl));
   const text = found
     .map((d) => `${label(d.key)} lists ${showSet(zone.get(d.key) ?? [])}, expected ${showSet(model.zone.get(d.key) ?? [])}`)
     .join('; ');
-  const title = !command ? 'DNS values changed with no update' : unnamed.length ? 'a DNS update changed values it did not name' : 'a DNS update did not change the values it named';
-  // A change to a record the update did not name holds it to our reading of the rest of the zone.
+  const title = !command
+    ? 'DNS values changed with no update'
+    : unnamed.length
+      ? 'a DNS update changed values it did not name'
+      : ttlOnly
+        ? 'a DNS update did not set the ttl it carried'
+        : 'a DNS update did not change the values it named';
+  // A change to a record the update did not name holds it to our reading of the rest of the zone; a ttl not set, to ours of `ttl`.
   const others = found.some((d) => !command || d.key !== model.records[command.record]) ? ` (${OTHERS_UNCHANGED})` : '';
-  return new Violation(title, `${preface} ${after}, ${reads} never listed exactly that change: ${text}${others}.`, exchange);
+  const ttl = found.some((d) => [...d.missing, ...d.extra].some(isTtl)) ? ` (${TTL_SET})` : '';
+  return new Violation(title, `${preface} ${after}, ${reads} never listed exactly that change: ${text}${others}${ttl}.`, exchange);
 }
 
 /** The URL's path, for telling which domain a request names. */

@@ -178,12 +178,12 @@ describe('against the reference mock', () => {
  * to hold something first; removing only the first of several values needs several.
  */
 const shortest: Readonly<Record<string, { readonly commands: number; readonly last: RegExp; readonly title: RegExp }>> = {
-  'dns-update-not-applied': { commands: 1, last: /^add [\d., ]+ to r1$/, title: /did not change the values it named/ },
+  'dns-update-not-applied': { commands: 1, last: /^add [\d., ]+ to r1 \(ttl \d+\)$/, title: /did not change the values it named/ },
   'dns-removal-not-applied': { commands: 2, last: /remove [\d.]+/, title: /did not change the values it named/ },
-  'dns-update-drops-other-values': { commands: 2, last: /^add [\d., ]+ to r1$/, title: /changed values it did not name/ },
-  'dns-update-trims-other-records': { commands: 2, last: /^add [\d., ]+ to r2$/, title: /changed values it did not name/ },
+  'dns-update-drops-other-values': { commands: 2, last: /^add [\d., ]+ to r1 \(ttl \d+\)$/, title: /changed values it did not name/ },
+  'dns-update-trims-other-records': { commands: 2, last: /^add [\d., ]+ to r2 \(ttl \d+\)$/, title: /changed values it did not name/ },
   'dns-removal-only-first-value': { commands: 2, last: /remove [\d.]+, [\d.]+/, title: /did not change the values it named/ },
-  'dns-removal-removes-all': { commands: 2, last: /^remove [\d.]+ from r1$/, title: /changed values it did not name/ },
+  'dns-removal-removes-all': { commands: 2, last: /^remove [\d.]+ from r1 \(ttl \d+\)$/, title: /changed values it did not name/ },
   'sftp-removal-not-applied': { commands: 1, last: /^remove account /, title: /stayed listed/ },
   'sftp-removal-by-directory': { commands: 1, last: /^remove account /, title: /removed others too/ },
   'wpa-create-user-not-created': { commands: 1, last: /^create the site-admin user a1$/, title: /does not exist/ },

@@ -102,6 +102,12 @@ export const conformantVariants: readonly Variant[] = [
     if (typeof o.external_ip === 'string') o.external_ip = '1xx.1xx.1xx.1xx';
   }))),
   conformant('sync-actions-201', 'The synchronous actions answer 201 instead of 200.', replaceAnswer(undefined, (r) => r.status === 200 && r.endpoint?.effect !== 'read', (r) => ({ ...r, status: 201 }))),
+  conformant('operation-ids-repeated', 'Every acknowledgement of an action carries the same operation id (the document does not say ids are unique: a warning, never a failure).', {
+    respond: (endpoint, _request, response) => {
+      if (endpoint?.success.kind !== 'ack' || response.status !== 202) return response;
+      return { ...response, body: { ...(response.body as object), operation_id: `${endpoint.success.operationKind}-00000000-0000-4000-8000-000000000001` } };
+    },
+  }),
   conformant('occasional-429', 'Every 25th request is throttled with 429 and `Retry-After: 0`; every 40th without Retry-After.', occasional429()),
   // Rate limits (the document states none: "Rate limits and quotas: not shown"), fast enough that a default run takes seconds.
   throttling('rate-limited', 'A token bucket of 400 requests a second per key: past it, 429 with `Retry-After`; every answer says the limit in the IETF draft\'s `RateLimit-Policy` and `RateLimit`.', { limit: 400, windowMs: 1000 }),

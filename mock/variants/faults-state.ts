@@ -21,6 +21,15 @@ const dnsUpdateRewritten =
 const values = (list: readonly { value: string }[] | undefined) => (list ?? []).map((r) => r.value);
 
 export const stateFaults: readonly Variant[] = [
+  fault('dns-update-ttl-ignored', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update ignores the `ttl` it carries for a record the domain already holds (a new record takes it).', {
+    handlers: {
+      updateDnsRecords: dnsUpdateRewritten((body, held) => {
+        if (!held.length) return body;
+        const { ttl: _ignored, ...rest } = body;
+        return rest;
+      }),
+    },
+  }),
   fault('dns-update-not-applied', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update is acknowledged but never applied.', {
     handlers: { updateDnsRecords: (context) => context.acknowledge(context.params.domain_id, context.body) },
   }),
