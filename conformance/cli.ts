@@ -125,6 +125,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       sanitizer,
       budget,
       pacing: send.pacing,
+      readyIn: send.readyIn,
       onProgress: progress.update,
       // Against an external target, the plan is said before the first probe: it may take long.
       ...(mock ? {} : { onPlan: (plan: RunPlan) => planLines(plan, forecastOf(plan, DEFAULT_SHRINK_BUDGET.perRun), send.pacing(), budget).forEach((line) => progress.say(line)) }),

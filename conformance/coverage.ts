@@ -8,7 +8,11 @@ import type { CheckSummary, Coverage, RuleCoverage, Skip } from './types.ts';
 
 export const pairKey = (rule: string, op: string): string => `${rule} ${op}`;
 
-/** The distinct skip reasons per (rule, operation), in the order the sources gave them. */
+/**
+ * The distinct skip reasons per (rule, operation), in the order the sources gave them; those of
+ * requests that got no answer to judge ("not judged: …", in whatever order they came) last, sorted,
+ * so rows they left alike read alike.
+ */
 export function reasonsByPair(skips: readonly Skip[]): Map<string, string[]> {
   const reasons = new Map<string, string[]>();
   for (const skip of skips) {
@@ -17,6 +21,8 @@ export function reasonsByPair(skips: readonly Skip[]): Map<string, string[]> {
     if (!list.includes(skip.reason)) list.push(skip.reason);
     reasons.set(key, list);
   }
+  const unjudged = (r: string) => r.startsWith('not judged');
+  for (const [key, list] of reasons) reasons.set(key, [...list.filter((r) => !unjudged(r)), ...list.filter(unjudged).sort()]);
   return reasons;
 }
 

@@ -192,7 +192,9 @@ describe('throttling (ASM-THROTTLE-429)', () => {
     expect(exchange.response).toBeUndefined();
     expect(exchange.failure?.kind).toBe('throttled');
     expect(exchange.failure?.message).toMatch(/HTTP 429 still, after 2 retries/);
-    expect(exchange.throttled).toBe(2);
+    // Every answer of 429 counts, the last one (given up on) too: three attempts, three 429s.
+    expect(exchange.throttled).toBe(3);
+    expect(exchange.attempts).toBe(3);
   });
 
   it('a Retry-After beyond the run\'s wait budget fails the request at once, naming both figures', async () => {
@@ -205,15 +207,23 @@ describe('throttling (ASM-THROTTLE-429)', () => {
     expect(exchange.failure?.message).toMatch(/asked to wait 100000 s \(Retry-After: 100000\), more than the 2 s left of the run's 2 s/);
   });
 
-  it('one deadline per request, all its attempts together: slow 429s cannot stretch it', async () => {
+  it('one deadline per request, all its attempts together: slow 429s cannot stretch it, and what they cut short is not judged', async () => {
     const url = await serve((_req, res) => {
       setTimeout(() => res.writeHead(429, { 'retry-after': '0' }).end(), 150);
     });
+    const started = performance.now();
     const exchange = await transport({ timeoutMs: 400, maxRetries: 10 })(probe(url));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    // The third attempt runs into the deadline the 429s before it shortened: throttled, not a timeout (a verdict).
+    expect(exchange.failure?.kind).toBe('throttled');
+    expect(exchange.failure?.message).toMatch(/^throttled: no answer within the \d+ ms of --timeout-ms \(400 ms\) left after 2 answers of 429$/);
+    expect(exchange.throttled).toBe(2);
+  });
+
+  it('a timeout with the whole --timeout-ms to itself is still a timeout', async () => {
+    const url = await serve(() => undefined);
+    const exchange = await transport({ timeoutMs: 200 })(probe(url));
     expect(exchange.failure?.kind).toBe('timeout');
-    expect(exchange.failure?.message).toMatch(/^no complete answer within 400 ms/);
-    // 150 ms an attempt: the third one runs into the deadline, never a tenth.
-    expect(exchange.throttled).toBeLessThanOrEqual(3);
   });
 
   it('one budget for the whole run: each moment paused counts once, however many requests wait it out; then the next pause is refused', async () => {
@@ -226,7 +236,8 @@ describe('throttling (ASM-THROTTLE-429)', () => {
     expect(send.stats().waitedMs).toBeGreaterThanOrEqual(2000);
     expect(send.stats().waitedMs).toBeLessThanOrEqual(2500);
     expect(a.throttled + b.throttled).toBeGreaterThanOrEqual(3);
-    expect(send.stats().requests).toBe(a.throttled + b.throttled + 2);
+    // Every attempt drew a 429, the last ones (given up on) too.
+    expect(send.stats().requests).toBe(a.throttled + b.throttled);
     expect([a.failure?.message, b.failure?.message].every((m) => /more than the 0\.5 s left/.test(m ?? ''))).toBe(true);
   });
 });

@@ -25,7 +25,7 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   /** At most this many requests per second (retries included); undefined paces to the target. Ignored with `pacer`. */
   readonly rate?: number | undefined;
-  /** 429 answers waited out per request before giving up (default 5). */
+  /** 429 answers waited out per request before giving up (default 8). */
   readonly maxRetries?: number;
   /** The run's budget for pausing on 429s, each moment once (default 60 000: `--max-wait-s`). Ignored with `pacer`. */
   readonly maxWaitMs?: number;
@@ -52,10 +52,12 @@ export interface TransportStats {
   readonly waitedMs: number;
 }
 
-/** A `Send`, plus what it has sent so far, what its pacer learned, and a way to drop its connections. */
+/** A `Send`, plus what it has sent so far, what its pacer learned, when a probe may go, and a way to drop its connections. */
 export type Transport = Send & {
   readonly stats: () => TransportStats;
   readonly pacing: () => PacerStats;
+  /** How long until `probe` may go (ms; 0: now): its key may be paused while others are not. */
+  readonly readyIn: (probe: Probe) => number;
   readonly close: () => Promise<void>;
 };
 
@@ -72,7 +74,7 @@ const credentialOf = (request: ProbeRequest): string => {
 };
 
 export function createTransport(options: TransportOptions): Transport {
-  const maxRetries = options.maxRetries ?? 5;
+  const maxRetries = options.maxRetries ?? 8;
   const bodyCap = options.bodyCap ?? DEFAULT_BODY_CAP;
   const pacer =
     options.pacer ?? new Pacer({ ...(options.rate !== undefined ? { fixedRate: options.rate } : {}), maxPauseMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}) });
@@ -126,33 +128,37 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   /** What a request the budget did not cover is: no answer, and nothing judged. */
-  const notSent = (probe: Probe, why: string, waited: number, ms = 0): Exchange => ({ probe, throttled: waited, failure: { kind: 'budget', message: `not sent: ${why}`, ms } });
+  const notSent = (probe: Probe, why: string, throttledAnswers: number, attempts: number): Exchange => ({ probe, throttled: throttledAnswers, attempts, failure: { kind: 'budget', message: `not sent: ${why}`, ms: 0 } });
 
   // One deadline per request, all its attempts together: a target answering 429 slowly cannot
-  // stretch a request past --timeout-ms (the pauses between attempts are the pacer's).
+  // stretch a request past --timeout-ms (the pauses between attempts are the pacer's). What a
+  // request got back: a response, a failure, and how many answers of 429 came on the way.
   const send = async (probe: Probe): Promise<Exchange> => {
     const credential = credentialOf(probe.request);
-    let waited = 0;
+    const operation = probe.endpoint.name;
+    const spending = probe.cleanup ? 'cleanup' : 'run';
+    let throttledAnswers = 0;
+    let attempts = 0;
     let spent = 0;
+    const givenUp = (message: string, ms: number): Exchange => ({ probe, throttled: throttledAnswers, attempts, failure: { kind: 'throttled', message: `throttled: ${message}`, ms } });
     for (;;) {
       const left = options.timeoutMs - spent;
-      if (left <= 0) {
-        const message = `no complete answer within ${options.timeoutMs} ms: ${waited + 1} attempts, each answered 429 (pauses between them not counted)`;
-        return { probe, throttled: waited, failure: { kind: 'timeout', message, ms: Math.round(spent) } };
-      }
-      const spending = probe.cleanup ? 'cleanup' : 'run';
+      // Only 429s can have spent it: each attempt that got no answer at all ends the request.
+      if (left <= 0) return givenUp(`no answer but 429 within --timeout-ms (${options.timeoutMs} ms): ${throttledAnswers} attempts, each answered 429 (pauses between them not counted)`, Math.round(spent));
       const spentBefore = budget.spent(spending);
-      if (spentBefore !== undefined) return notSent(probe, spentBefore, waited);
+      if (spentBefore !== undefined) return notSent(probe, spentBefore, throttledAnswers, attempts);
       // Waiting for a slot is not the server's time: outside the deadline.
       const deadline = budget.deadline(spending);
-      const ticket = await pacer.acquire(credential, deadline, probe.endpoint.name);
-      if (!ticket) return notSent(probe, budget.cutAtDeadline(spending), waited);
+      const ticket = await pacer.acquire(credential, deadline, operation, throttledAnswers);
+      // The target paused this key past the budget's end: this request cannot go, others still may.
+      if (!ticket) return notSent(probe, `the target's pause for its key runs past the end of ${budget.durationFlag}`, throttledAnswers, attempts);
       const refused = budget.take(spending);
       if (refused !== undefined) {
         pacer.settle(ticket);
-        return notSent(probe, refused, waited);
+        return notSent(probe, refused, throttledAnswers, attempts);
       }
       requests++;
+      attempts++;
       // The budget's deadline cuts an attempt short too: what it cuts judges nothing.
       const cutAt = Math.min(left, deadline - performance.now());
       const began = performance.now();
@@ -163,21 +169,25 @@ export function createTransport(options: TransportOptions): Transport {
         pacer.settle(ticket);
         if (result.failure.kind === 'timeout' && cutAt < left) {
           const why = budget.cutAtDeadline(spending);
-          return { probe, throttled: waited, failure: { kind: 'budget', message: `cut short: ${why} while it waited for an answer`, ms: result.failure.ms } };
+          return { probe, throttled: throttledAnswers, attempts, failure: { kind: 'budget', message: `cut short: ${why} while it waited for an answer`, ms: result.failure.ms } };
         }
-        return { probe, failure: result.failure, throttled: waited };
+        // A deadline shortened by the 429s before it says nothing of the server's speed: not judged either.
+        if (result.failure.kind === 'timeout' && throttledAnswers > 0) {
+          return givenUp(`no answer within the ${Math.round(left)} ms of --timeout-ms (${options.timeoutMs} ms) left after ${throttledAnswers} answers of 429`, result.failure.ms);
+        }
+        return { probe, failure: result.failure, throttled: throttledAnswers, attempts };
       }
       const throttle = pacer.observe(ticket, result.response.status, result.response.headers);
-      if (!throttle) return { probe, response: result.response, throttled: waited };
+      if (!throttle) return { probe, response: result.response, throttled: throttledAnswers, attempts };
       throttled++;
+      throttledAnswers++;
       const ms = result.response.ms;
-      if (!throttle.retry) return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: ${throttle.why}`, ms } };
-      if (waited >= maxRetries) {
+      if (!throttle.retry) return givenUp(throttle.why, ms);
+      if (throttledAnswers > maxRetries) {
         const retryAfter = result.response.headers['retry-after'];
         const how = retryAfter === undefined ? 'paced without a Retry-After' : `Retry-After: ${clip(retryAfter, 40)} honoured`;
-        return { probe, throttled: waited, failure: { kind: 'throttled', message: `throttled: HTTP 429 still, after ${maxRetries} retries of this request (${how})`, ms } };
+        return givenUp(`HTTP 429 still, after ${maxRetries} retries of this request (${how})`, ms);
       }
-      waited++;
       // A lone 429 slows nothing else: this request alone waits before it goes again (outside its deadline).
       if (throttle.afterMs) await sleep(Math.max(0, Math.min(throttle.afterMs, budget.deadline(spending) - performance.now())));
     }
@@ -185,6 +195,7 @@ export function createTransport(options: TransportOptions): Transport {
   return Object.assign(send, {
     stats: (): TransportStats => ({ requests, throttled, waitedMs: Math.round(pacer.stats.pausedMs) }),
     pacing: () => pacer.stats,
+    readyIn: (probe: Probe) => pacer.readyIn(credentialOf(probe.request), probe.endpoint.name),
     close: () => dispatcher.close().catch(() => undefined),
   });
 }

@@ -353,7 +353,7 @@ describe('only an answer can fail a rule', () => {
   const anyAnswer: Check = { rule: 'NO-SERVER-ERROR', applies: (e) => e.failure !== undefined || e.response !== undefined, check: (_, e) => (e.failure ? { title: 'no answer', message: e.failure.message } : undefined) };
 
   it.each([
-    ['throttled past its retries', 'throttled', 'not judged: throttled (HTTP 429 until the request was given up)'],
+    ['throttled past its retries', 'throttled', 'not judged: throttled (the target kept answering Too Many Requests)'],
     ["not sent: the run's budget was spent", 'budget', 'not judged: --max-duration 3m reached'],
   ] as const)('%s: its rows are "not judged", none failed, and --fail-on-skip makes that red', async (_, kind, reason) => {
     const s = suite(probes, { checks: [auth401, errBody, anyAnswer] });

@@ -17,7 +17,7 @@ import { executeRun, type Progress } from './run/execute.ts';
 import { RunJudge } from './run/judge.ts';
 import { planRun, type RunPlan } from './run/plan.ts';
 import { buildReport, excerpt, MAX_FAILURES_PER_PAIR } from './run/report.ts';
-import type { Check, CheckContext, CheckOptions, ProbeContext, ProbeSource, Report, ScenarioSource, Send, Target } from './types.ts';
+import type { Check, CheckContext, CheckOptions, Probe, ProbeContext, ProbeSource, Report, ScenarioSource, Send, Target } from './types.ts';
 
 export { MAX_TIMEOUTS_IN_A_ROW, type Progress } from './run/execute.ts';
 export { FAILURE_TEXT_CAP, MAX_FAILURES_PER_PAIR } from './run/report.ts';
@@ -61,6 +61,8 @@ export interface RunInput {
   readonly onPlan?: (plan: RunPlan) => void;
   /** What the run's pacer learned (the transport's), for the report. */
   readonly pacing?: () => PacerStats;
+  /** How long until a probe may go (the transport's pacer), so a paused key does not hold every worker. */
+  readonly readyIn?: (probe: Probe) => number;
 }
 
 
@@ -119,6 +121,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     shrinkBudget: input.shrinkBudget ?? DEFAULT_SHRINK_BUDGET,
     keep,
     onProgress: input.onProgress,
+    readyIn: input.readyIn,
   });
 
   // ---- Report ------------------------------------------------------------------------------

@@ -96,21 +96,27 @@ export interface Generated<T = unknown> {
 export const notJudged = (failure: TransportFailure | undefined): boolean => failure?.kind === 'throttled' || failure?.kind === 'budget';
 
 /** Whether the request went out at all (a budget may refuse it before it is sent, or cut it short after). */
-export const wasSent = (exchange: Exchange): boolean => !(exchange.failure?.kind === 'budget' && exchange.failure.message.startsWith('not sent'));
+export const wasSent = (exchange: Exchange): boolean =>
+  exchange.attempts !== undefined ? exchange.attempts > 0 : !(exchange.failure?.kind === 'budget' && exchange.failure.message.startsWith('not sent'));
+
+/** Requests an exchange cost, retries included. */
+export const attemptsOf = (exchange: Exchange): number => exchange.attempts ?? (wasSent(exchange) ? 1 : 0) + exchange.throttled;
 
 /** Why the rows of an exchange the suite gave up on are not judged, in words that group across rows. */
 export function notJudgedReason(exchange: Exchange): string {
   const failure = exchange.failure!;
   if (failure.kind === 'budget') return `not judged: ${failure.message.replace(/^(not sent|cut short): /, '').replace(/ while it waited for an answer$/, '')}`;
-  return 'not judged: throttled (HTTP 429 until the request was given up)';
+  return 'not judged: throttled (the target kept answering Too Many Requests)';
 }
 
 export interface Exchange {
   readonly probe: Probe;
   readonly response?: ProbeResponse;
   readonly failure?: TransportFailure;
-  /** How many 429 answers were waited out before this one. */
+  /** How many answers of 429 came on the way (the last one too, when the request was given up). */
   readonly throttled: number;
+  /** Requests sent for it, retries included; default 1 plus `throttled` (the transport says it). */
+  readonly attempts?: number;
 }
 
 /** Options that change what the checks accept. */
@@ -380,6 +386,8 @@ export interface Schedule {
   /** The rate the run kept to at its end (requests per second), and where that came from. */
   readonly allowedRate?: number;
   readonly rateFrom?: 'fixed' | 'policy' | 'remaining' | 'backoff';
+  /** The target's counts showed a limit per endpoint: each operation was paced to its own. */
+  readonly perOperation?: true;
   readonly budget?: {
     readonly maxRequests?: number;
     readonly maxDurationMs?: number;

@@ -5,7 +5,6 @@
  * measurable pace, when they will be done: against a throttled API that is the figure a user waits on.
  */
 import { count } from '../checks/values.ts';
-import { formatDuration } from '../schedule/budget.ts';
 import type { Progress } from '../run/execute.ts';
 
 /** Where progress goes: a terminal gets one line redrawn in place, anything else a line now and then. */
@@ -43,6 +42,14 @@ class Pace {
   }
 }
 
+/** `45s`, `3m05s`, `1h02m`: a time left, in one form whatever its length. */
+function timeLeft(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
 export function createProgress(
   stream: ProgressStream,
   everyMs = 2000,
@@ -61,17 +68,20 @@ export function createProgress(
   const paced = (p: Progress): string => {
     const rate = pace.rate();
     const eta = p.phase === 'probes' && !ended(p) ? pace.eta(p.total) : undefined;
+    // The budget ends the run first: the ETA is its end.
+    const capped = eta !== undefined && p.deadlineIn !== undefined && p.deadlineIn < eta;
+    const until = capped ? p.deadlineIn : eta;
     return [
       ...(rate !== undefined ? [`${rate < 10 ? rate.toFixed(1) : Math.round(rate)}/s`] : []),
       ...(p.throttled ? [`${p.throttled} throttled`] : []),
-      ...(eta !== undefined && eta >= 5_000 ? [`ETA ${formatDuration(Math.round(eta / 1000) * 1000)}`] : []),
+      ...(until !== undefined && until >= 5_000 ? [`ETA ${timeLeft(until)}${capped ? ' (--max-duration)' : ''}`] : []),
     ]
       .map((part) => `, ${part}`)
       .join('');
   };
   const text = (p: Progress) =>
     p.phase === 'probes'
-      ? `probes ${p.done}/${p.total}, ${count(p.requests, 'request')}, ${failures(p)}${paced(p)}`
+      ? `probes ${p.done}/${p.total}${p.unsent ? ` (${p.unsent} not sent)` : ''}, ${count(p.requests, 'request')}, ${failures(p)}${paced(p)}`
       : p.phase === 'scenarios'
         ? `scenarios ${p.done}/${p.total}, ${count(p.requests, 'request')}, ${failures(p)}${paced(p)}`
         : p.phase === 'shrinking'

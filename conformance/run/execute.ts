@@ -5,15 +5,15 @@
  * `send`, so the pacer and the budget see every request; once the budget is spent the rest come
  * back unsent at once and judge nothing.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { operation } from '../../spec/queries.ts';
-import type { Sanitizer } from '../../sanitize/sanitizer.ts';
-import { ownCopy } from '../../sanitize/sanitizer.ts';
+import { ownCopy, type Sanitizer } from '../../sanitize/sanitizer.ts';
 import { count } from '../checks/values.ts';
 import { mapConcurrently } from '../concurrently.ts';
 import { pairKey } from '../coverage.ts';
 import { rulesOf, type FailureGroup } from '../failures.ts';
 import { shrinkFailures, type ShrinkBudget } from '../shrink.ts';
-import type { CheckContext, Check, Deadline, Exchange, Probe, Scenario, ScenarioOutcome, ScenarioRun, Send, ShrinkSummary, StateSpend } from '../types.ts';
+import { wasSent, type CheckContext, type Check, type Deadline, type Exchange, type Probe, type Scenario, type ScenarioOutcome, type ScenarioRun, type Send, type ShrinkSummary, type StateSpend } from '../types.ts';
 import type { RunBudget } from '../schedule/budget.ts';
 import { messageOf, type RunJudge } from './judge.ts';
 import type { Phase, Planned, RunPlan } from './plan.ts';
@@ -37,6 +37,42 @@ export interface Progress {
   readonly failures: number;
   /** 429 answers so far (each waited out, or given up on). */
   readonly throttled?: number;
+  /** Of the probes done, those not sent (the budget spent, or their operation kept timing out). */
+  readonly unsent?: number;
+  /** Time left before the run's budget stops it (`--max-duration`), in ms. */
+  readonly deadlineIn?: number;
+}
+
+/** A worker waits at most this long before it looks again for a probe whose key may go. */
+const LOOK_AGAIN_MS = 1_000;
+/** How far down the queue a worker looks for a probe whose key may go. */
+const LOOKAHEAD = 1_024;
+
+/**
+ * Runs `work` on each item with at most `limit` at once, taking the first whose key the target
+ * lets go now (`readyIn`), else the one it lets go soonest: keys paced or paused by the target do
+ * not hold the workers while another key could go (each key paced to its own limit, side by side).
+ */
+async function inReadyOrder(items: readonly Planned[], limit: number, readyIn: ((probe: Probe) => number) | undefined, work: (item: Planned) => Promise<void>): Promise<void> {
+  if (!readyIn) return void (await mapConcurrently(items, limit, work));
+  const queue = [...items];
+  const worker = async () => {
+    while (queue.length) {
+      let index = 0;
+      let soonest = Infinity;
+      for (let i = 0; i < Math.min(queue.length, LOOKAHEAD); i++) {
+        const wait = readyIn(queue[i]!.probe);
+        if (wait < soonest) [index, soonest] = [i, wait];
+        if (wait <= 0) break;
+      }
+      if (soonest > LOOK_AGAIN_MS) {
+        await sleep(LOOK_AGAIN_MS);
+        continue;
+      }
+      await work(queue.splice(index, 1)[0]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
 }
 
 export interface ExecuteInput {
@@ -52,6 +88,8 @@ export interface ExecuteInput {
   /** What a kept failure keeps of its exchange (the runner's capped excerpt). */
   readonly keep: (exchange: Exchange) => Exchange;
   readonly onProgress?: ((progress: Progress) => void) | undefined;
+  /** How long until a probe may go (the transport's pacer); without it, probes go in order. */
+  readonly readyIn?: ((probe: Probe) => number) | undefined;
 }
 
 export interface Execution {
@@ -66,7 +104,17 @@ export async function executeRun(input: ExecuteInput): Promise<Execution> {
   const { plan, judge, sanitizer } = input;
   const notes: string[] = [];
   const progress = (phase: Progress['phase'], done: number, total: number, ended?: true) =>
-    input.onProgress?.({ phase, done, total, ...(ended ? { ended } : {}), requests: judge.requests, failures: judge.failureLog.distinct, throttled: judge.throttled });
+    input.onProgress?.({
+      phase,
+      done,
+      total,
+      ...(ended ? { ended } : {}),
+      requests: judge.requests,
+      failures: judge.failureLog.distinct,
+      throttled: judge.throttled,
+      ...(phase === 'probes' && probesUnsent ? { unsent: probesUnsent } : {}),
+      ...(input.budget.deadline() < Infinity ? { deadlineIn: Math.max(0, input.budget.deadline() - performance.now()) } : {}),
+    });
 
   const safeSend = async (probe: Probe): Promise<Exchange> => {
     try {
@@ -83,18 +131,22 @@ export async function executeRun(input: ExecuteInput): Promise<Execution> {
   const timeoutsInARow = new Map<string, number>();
   const notSent = new Map<string, number>();
   let probesDone = 0;
+  /** Probes done without being sent (the budget, or an operation that kept timing out). */
+  let probesUnsent = 0;
   const sendProbes = async (items: readonly Planned[]) => {
     progress('probes', probesDone, plan.probes.length);
-    await mapConcurrently(items, input.concurrency, async ({ probe, order }) => {
+    await inReadyOrder(items, input.concurrency, input.readyIn, async ({ probe, order }) => {
       if (sanitizer.overflow) return; // the caller stops: nothing more is worth sending
       const op = probe.endpoint.name;
       if ((timeoutsInARow.get(op) ?? 0) >= MAX_TIMEOUTS_IN_A_ROW) {
         notSent.set(op, (notSent.get(op) ?? 0) + 1);
         judge.skips.push({ rule: probe.rule, endpoint: probe.endpoint, reason: `not sent: the operation timed out ${MAX_TIMEOUTS_IN_A_ROW} times in a row` });
+        probesUnsent++;
       } else {
         const exchange = await safeSend(probe);
         timeoutsInARow.set(op, exchange.failure?.kind === 'timeout' ? (timeoutsInARow.get(op) ?? 0) + 1 : 0);
         judge.judge(exchange, order);
+        if (!wasSent(exchange)) probesUnsent++;
         if (actions.has(probe.endpoint.name)) earlier.push([order, input.keep(exchange)]);
       }
       progress('probes', ++probesDone, plan.probes.length);
@@ -123,6 +175,7 @@ export async function executeRun(input: ExecuteInput): Promise<Execution> {
   });
   const deadline: Deadline = (spending) => input.budget.deadline(spending);
   const runScenarios = async (sequences: Extract<Phase, { kind: 'scenarios' }>['sequences']) => {
+    if (!plan.scenarios.length) return;
     progress('scenarios', scenariosDone, plan.scenarios.length);
     for (const [i, scenario] of plan.scenarios.entries()) {
       if (sanitizer.overflow) break;

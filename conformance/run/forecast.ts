@@ -13,7 +13,7 @@ import type { RunPlan } from './plan.ts';
 export const RATE_FROM: Readonly<Record<NonNullable<PacerStats['source']>, string>> = {
   fixed: '--rate',
   policy: "the target's RateLimit-Policy or limit",
-  remaining: "the target's remaining count and reset",
+  remaining: "the target's limit and how long until it resets",
   backoff: '429s that said nothing (halved, then grown back)',
 };
 
@@ -47,7 +47,8 @@ export function planLines(plan: RunPlan, forecast: Forecast, pacing: PacerStats,
     `shrinking only where a check fails (up to ${count(forecast.shrinking, 'request')})`,
   ];
   const most = forecast.probes + forecast.properties;
-  const lines = [`plan: ${what.join(', ')}: from ${forecast.probes} to about ${most} requests, more if something fails`];
+  const span = most > forecast.probes ? `from ${forecast.probes} to about ${most} requests` : count(most, 'request');
+  const lines = [`plan: ${what.join(', ')}: ${span}, more if something fails`];
   const limits = [
     ...(budget.limits.maxRequests !== undefined ? [`--max-requests ${budget.limits.maxRequests}`] : []),
     ...(budget.limits.maxDurationMs !== undefined ? [`--max-duration ${formatDuration(budget.limits.maxDurationMs)}`] : []),
@@ -62,7 +63,7 @@ export function planLines(plan: RunPlan, forecast: Forecast, pacing: PacerStats,
   }
   const perSecond = Number(rate.toPrecision(3));
   lines.push(
-    `plan: at ${perSecond} requests/s (from ${RATE_FROM[pacing.source]}) the probes take ${about((forecast.probes / rate) * 1000)}, the run up to ${about((most / rate) * 1000)}; ${capped}`,
+    `plan: at ${pacing.source === 'remaining' ? 'about ' : ''}${perSecond} requests/s (from ${RATE_FROM[pacing.source]}) the probes take ${about((forecast.probes / rate) * 1000)}, the run up to ${about((most / rate) * 1000)}; ${capped}`,
   );
   return lines;
 }

@@ -17,7 +17,7 @@ import { learnExchange } from '../body.ts';
 import { ConsumptionLog } from '../consumed.ts';
 import { pairKey } from '../coverage.ts';
 import { FailureLog, mergeVerdicts } from '../failures.ts';
-import { notJudged, notJudgedReason, wasSent, type Check, type CheckContext, type Exchange, type Skip, type Verdict } from '../types.ts';
+import { attemptsOf, notJudged, notJudgedReason, wasSent, type Check, type CheckContext, type Exchange, type Skip, type Verdict } from '../types.ts';
 
 export interface Tally {
   exchanges: number;
@@ -57,7 +57,7 @@ export class RunJudge {
   readonly maybeSkips: Skip[] = [];
   /** HTTP requests, retries included. */
   requests: number;
-  /** 429 answers waited out. */
+  /** Answers of 429, waited out or given up on. */
   throttled = 0;
   /** Exchanges that judged nothing, by why. */
   readonly unjudged = { throttled: 0, budget: 0 };
@@ -87,7 +87,7 @@ export class RunJudge {
 
   /** Counts an exchange's requests and learns its secrets; true when it carries something to judge. */
   received(exchange: Exchange): boolean {
-    this.requests += (wasSent(exchange) ? 1 : 0) + exchange.throttled;
+    this.requests += attemptsOf(exchange);
     this.throttled += exchange.throttled;
     learnExchange(this.#input.sanitizer, exchange.probe.request, exchange.response);
     if (notJudged(exchange.failure)) {

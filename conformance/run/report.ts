@@ -162,6 +162,7 @@ function scheduleOf(input: ReportInput): Schedule {
     ...(pacing ? { pausedMs: Math.round(pacing.pausedMs), pacedMs: Math.round(pacing.pacedMs) } : {}),
     ...(pacing?.allowedRate !== undefined ? { allowedRate: Number(pacing.allowedRate.toFixed(3)) } : {}),
     ...(pacing?.source ? { rateFrom: pacing.source } : {}),
+    ...(pacing?.perOperation ? { perOperation: true as const } : {}),
     ...(budget.bounded
       ? {
           budget: {
@@ -179,10 +180,11 @@ function scheduleOf(input: ReportInput): Schedule {
 function scheduleNotes(schedule: Schedule, firstThrottled: string | undefined): string[] {
   const notes: string[] = [];
   const { throttled, notJudged } = schedule;
-  if (throttled || schedule.allowedRate !== undefined) {
+  if (throttled || schedule.allowedRate !== undefined || schedule.perOperation) {
     const rate = schedule.allowedRate !== undefined && schedule.rateFrom ? `; paced to ${schedule.allowedRate} requests/s, from ${RATE_FROM[schedule.rateFrom]}` : '';
     const paused = schedule.pausedMs ? `; paused ${(schedule.pausedMs / 1000).toFixed(1)} s on 429s` : '';
-    notes.push(`pacing: ${count(throttled, 'answer')} of 429${rate}${paused}`);
+    const perOperation = schedule.perOperation ? '; the target limits each endpoint apart (the counts it gave showed it), so each operation was paced to its own' : '';
+    notes.push(`pacing: ${count(throttled, 'answer')} of 429${rate}${paused}${perOperation}`);
   }
   if (notJudged.throttled) {
     const first = firstThrottled ? ` (the first: ${firstThrottled})` : '';
@@ -264,10 +266,11 @@ function row(rule: Rule, e: Endpoint | undefined, op: string, input: SummaryInpu
   const failed = input.failed(rule.id, op);
   if (failed) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, ms, ...failed }, [...notes, ...partly(skipped)]);
   if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges, ms }, [...notes, ...partly(skipped)]);
-  // Nothing judged it: what certainly kept it from being judged, else what the run knows of it
-  // (needs --allow-destructive outranks an answer that never came: that answer could not have judged it).
+  // Nothing judged it: what certainly kept it from being judged; else what the run knows of it
+  // (a flag it needs, or why no valid request could be built, outranks an answer that never came:
+  // that answer could not have judged it); else the answers that never came.
   const fallback = direct.length ? undefined : fallbackReason(e, input);
-  const why = direct.length ? direct : maybe.length && fallback !== NEEDS_DESTRUCTIVE ? maybe : [fallback!];
+  const why = direct.length ? direct : maybe.length && fallback!.generic ? maybe : [fallback!.reason];
   return withReason({ rule: rule.id, operation: op, outcome: 'skipped', exchanges: 0 }, why);
 }
 
@@ -276,17 +279,15 @@ function row(rule: Rule, e: Endpoint | undefined, op: string, input: SummaryInpu
  * only requests it must refuse, so rules that judge its success have nothing to judge; anything
  * else is shown as it is, so a gap in the probes cannot pass unnoticed.
  */
-function fallbackReason(e: Endpoint | undefined, input: SummaryInput): string {
+function fallbackReason(e: Endpoint | undefined, input: SummaryInput): { readonly reason: string; readonly generic: boolean } {
   const sent = e ? (input.sentTo.get(e.name) ?? 0) : 0;
-  if (sent === 0) return 'no probe exercised it';
-  if (e && e.effect !== 'read' && !input.target.allowDestructive) return NEEDS_DESTRUCTIVE;
+  if (sent === 0) return { reason: 'no probe exercised it', generic: true };
+  if (e && e.effect !== 'read' && !input.target.allowDestructive) return { reason: 'needs --allow-destructive', generic: false };
   // No valid request could be built (INPUT-ACCEPT says why), so no rule that judges a success had one.
-  const noValid = e && input.reasons.get(pairKey('INPUT-ACCEPT', operation(e)));
-  if (noValid?.length) return noValid.join('; ');
-  return `no answer this rule judges among the ${sent} exchange${sent === 1 ? '' : 's'} of this operation`;
+  const noValid = e && input.reasons.get(pairKey('INPUT-ACCEPT', operation(e)))?.filter((r) => !r.startsWith('not judged'));
+  if (noValid?.length) return { reason: noValid.join('; '), generic: false };
+  return { reason: `no answer this rule judges among the ${sent} exchange${sent === 1 ? '' : 's'} of this operation`, generic: true };
 }
-
-const NEEDS_DESTRUCTIVE = 'needs --allow-destructive';
 
 const partly = (reasons: readonly string[]) => (reasons.length ? [`partly skipped: ${reasons.join('; ')}`] : []);
 

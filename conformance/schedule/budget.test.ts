@@ -32,8 +32,8 @@ describe('RunBudget', () => {
     const budget = new RunBudget({ maxRequests: 100 });
     budget.reserve(20, 0); // at most a tenth: 10
     for (let i = 0; i < 90; i++) expect(budget.take()).toBeUndefined();
-    expect(budget.take()).toBe('--max-requests 100 reached');
-    expect(budget.stopped).toBe('--max-requests 100 reached');
+    expect(budget.take()).toBe('--max-requests 100 reached (the last 10 kept for clean-up)');
+    expect(budget.stopped).toBe('--max-requests 100 reached (the last 10 kept for clean-up)');
     for (let i = 0; i < 10; i++) expect(budget.take('cleanup')).toBeUndefined();
     expect(budget.take('cleanup')).toBe('--max-requests 100 reached');
     expect(budget.sent).toBe(100);
@@ -46,7 +46,7 @@ describe('RunBudget', () => {
     expect(budget.deadline('run')).toBe(54_000);
     expect(budget.deadline('cleanup')).toBe(60_000);
     now = 54_000;
-    expect(budget.take()).toBe('--max-duration 60s reached');
+    expect(budget.take()).toBe('--max-duration 60s reached (the last 6s kept for clean-up)');
     expect(budget.take('cleanup')).toBeUndefined();
     now = 60_000;
     expect(budget.take('cleanup')).toBe('--max-duration 60s reached');

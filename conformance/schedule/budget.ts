@@ -55,9 +55,19 @@ export class RunBudget {
   /** Why nothing more may be sent for `spending` (the first limit reached), or undefined while some budget is left. */
   spent(spending: Spending = 'run'): string | undefined {
     const max = this.limits.maxRequests;
-    if (max !== undefined && this.#sent >= (spending === 'cleanup' ? max : max - this.#reserve.requests)) return this.#stop(`--max-requests ${max} reached`, spending);
-    if (this.#now() >= this.deadline(spending)) return this.#stop(`--max-duration ${formatDuration(this.limits.maxDurationMs!)} reached`, spending);
+    const kept = spending === 'run' ? this.#reserve : { requests: 0, ms: 0 };
+    if (max !== undefined && this.#sent >= max - kept.requests) return this.#stop(`--max-requests ${max} reached${kept.requests ? ` (the last ${kept.requests} kept for clean-up)` : ''}`, spending);
+    if (this.#now() >= this.deadline(spending)) return this.#stop(this.#durationReached(kept.ms), spending);
     return spending === 'run' ? this.#stopped : undefined;
+  }
+
+  #durationReached(keptMs: number): string {
+    return `--max-duration ${formatDuration(this.limits.maxDurationMs ?? 0)} reached${keptMs >= 1000 ? ` (the last ${formatDuration(keptMs)} kept for clean-up)` : ''}`;
+  }
+
+  /** `--max-duration 3m`, or the words for no duration at all. */
+  get durationFlag(): string {
+    return this.limits.maxDurationMs === undefined ? 'the run' : `--max-duration ${formatDuration(this.limits.maxDurationMs)}`;
   }
 
   /** Why the run stopped sending before it was done, once it did. */
@@ -79,7 +89,7 @@ export class RunBudget {
 
   /** A request `spending` cut short at its deadline: why it is not judged (and, for the run, that the budget is spent from now on). */
   cutAtDeadline(spending: Spending = 'run'): string {
-    return this.#stop(`--max-duration ${formatDuration(this.limits.maxDurationMs ?? 0)} reached`, spending);
+    return this.#stop(this.#durationReached(spending === 'run' ? this.#reserve.ms : 0), spending);
   }
 }
 

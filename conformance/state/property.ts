@@ -268,7 +268,7 @@ export function startStateProperty<M extends object, R>(property: StateProperty<
         trail.push({ exchange, at });
         if (notJudged(exchange.failure)) {
           const kind = exchange.failure!.kind as 'throttled' | 'budget';
-          const why = kind === 'budget' ? notJudgedReason(exchange).replace(/^not judged: /, '') : 'a request was throttled (HTTP 429 until it was given up)';
+          const why = kind === 'budget' ? notJudgedReason(exchange).replace(/^not judged: /, '') : 'a request was throttled (the target kept answering Too Many Requests)';
           // The run's budget is spent for good: no later run sends anything either.
           if (kind === 'budget' && !cleanup) {
             runSpent ??= why;
