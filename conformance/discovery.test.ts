@@ -25,10 +25,12 @@ describe('discover against the mock', () => {
   it('finds the company, the non-live environment and the ids under it', async () => {
     const { ids, notes } = await discover({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey, siteId: mock.fixtures.siteId, send });
     const staging = 'company-a/alpha/staging';
-    const { places, dnsRecordsAtStart, ...flat } = ids;
+    const { places, dnsRecordsAtStart, sftpAccountsAtStart, ...flat } = ids;
     // The chosen domain's records as listed, before anything changed them: STATE-DNS-UPDATE's first baseline.
     const domain = mock.store.domain(mock.fixtures.companyId, fixtureUuid('company-a/alpha/staging/domain/'))!;
     expect(dnsRecordsAtStart).toEqual(domain.dnsRecords);
+    // The accounts as listed, likewise: STATE-SFTP-REMOVE's.
+    expect((sftpAccountsAtStart as { id: string }[]).map((a) => a.id)).toEqual(flat.sftpAccountIds);
     expect(flat).toEqual({
       companyId: mock.fixtures.companyId,
       siteId: mock.fixtures.siteId,

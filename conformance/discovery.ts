@@ -162,6 +162,8 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const seen = { domains: 0, records: 0, backups: 0, accounts: 0, skippedDomains: 0 };
   /** Each place's chosen domain's records as listed: the DNS state property's first baseline. */
   const recordsOf = new Map<Place, unknown[]>();
+  /** Each place's additional SFTP accounts as discovery listed them (STATE-SFTP-REMOVE compares). */
+  const accountsOf = new Map<Place, unknown[]>();
   for (const env of preferred.slice(0, MAX_EXPLORED_ENVIRONMENTS)) {
     const envId = str(env.id)!;
     const domains = domainsOf(env);
@@ -202,6 +204,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     };
     places.push(place);
     if (chosen?.records) recordsOf.set(place, chosen.records);
+    accountsOf.set(place, accounts);
   }
   if (seen.skippedDomains) notes.push(`discovery: explored the DNS records of ${seen.domains} domains; ${seen.skippedDomains} more not read (at most ${MAX_EXPLORED_DOMAINS})`);
 
@@ -246,6 +249,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       domainName: dns?.domainName,
       dnsRecord: dns?.dnsRecord,
       dnsRecordsAtStart: dns && recordsOf.get(dns),
+      sftpAccountsAtStart: sftp && accountsOf.get(sftp),
       backupId: backup?.backupId,
       userId,
     }),

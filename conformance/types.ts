@@ -428,6 +428,8 @@ export interface DiscoveredIds {
   readonly userId?: string;
   /** The DNS records of `domainId` as discovery listed them, before any request could change them (STATE-DNS-UPDATE compares). */
   readonly dnsRecordsAtStart?: readonly unknown[];
+  /** The additional SFTP accounts of `sftpEnvId` as discovery listed them, before any request could change them (STATE-SFTP-REMOVE compares). */
+  readonly sftpAccountsAtStart?: readonly unknown[];
   /**
    * Every environment of the site with what it holds, in the order actions prefer them (non-live
    * and unblocked first): a request takes all it names from the first place that holds it all and

@@ -252,6 +252,32 @@ function pathExists(type: FieldType, path: readonly string[]): boolean {
 
 const modelEndpoint = (method: string, path: string): Endpoint => api.endpoints.find((e) => e.method === method && e.path === path)!;
 
+describe("what actions do to the data they name (effects)", () => {
+  // The resource a referent's data is listed as, where one is (a site-admin user is listed by none).
+  const listedAs: Partial<Record<string, Parameters<typeof resource>[0]>> = { 'dns-record': 'DnsRecord', 'additional-sftp-account': 'AdditionalSftpAccount' };
+  const withEffects = api.endpoints.filter((e) => e.effects);
+
+  it('the actions the state properties observe say what they do', () => {
+    const observed = api.rules.flatMap((r) => (r.id.startsWith('STATE-') && typeof r.scope === 'object' ? [r.scope.endpoints[0]!] : []));
+    expect(withEffects.map((e) => e.name).sort()).toEqual([...observed].sort());
+  });
+
+  it.each(withEffects.map((e) => [e.name, e] as const))('%s: what names the data is a parameter or a body field of it, each flow from a body field to a field of the data', (_, e) => {
+    const effects = e.effects!;
+    const inputs = new Set([...e.pathParams.map((p) => p.name), ...(e.body ?? []).map((f) => f.name)]);
+    for (const name of effects.names.by) expect(inputs.has(name), name).toBe(true);
+    const flows = [effects.adds, effects.takesAway, ...(effects.sets ?? [])].filter((f) => f !== undefined);
+    const listed = listedAs[effects.names.referent];
+    for (const flow of flows) {
+      expect((e.body ?? []).some((f) => f.name === flow.from), flow.from).toBe(true);
+      if (listed) expect(resource(listed).fields.some((f) => f.name === flow.to), flow.to).toBe(true);
+      if (flow.assumption) expect(api.assumptions.some((a) => a.id === flow.assumption)).toBe(true);
+    }
+    // A removal or a creation acts on what it names as a whole; the others change fields of it.
+    expect(Boolean(effects.removes) || Boolean(effects.creates) || flows.length > 0).toBe(true);
+  });
+});
+
 describe('request and response shapes of the endpoint tables', () => {
   const withResponses = documentOperations.filter((o) => o.cells.length === 4);
 

@@ -1,14 +1,17 @@
 /**
  * LIMIT-* (§Limits; §Endpoints): the stated limits of `wp_command`, `exp_interval` and
  * `web_root_subfolder`, broken (expect 400) and met at their boundaries (expect success), each
- * in a request otherwise valid and naming the tenant's real environment. Invalid commands are
- * harmless even if a faulty server ran them; valid ones only read (`wp option get`, `wp cli
- * version`). Valid cases change the target, so they need --allow-destructive (and, for a
+ * in a request otherwise valid and naming the tenant's real environment. A limit stated as a
+ * pattern (a format's, or the field's own) gets the edges its structure gives; no list is kept
+ * by hand. Invalid commands are harmless even if a faulty server ran them; valid ones do
+ * nothing. Valid cases change the target, so they need --allow-destructive (and, for a
  * destructive endpoint whose data only a live environment holds, --allow-live).
  */
 import { api } from '../../spec/api.ts';
-import type { Endpoint, Field, RuleId } from '../../spec/model.ts';
+import type { Endpoint, Field, PartlyShownEnum, RuleId } from '../../spec/model.ts';
 import { endpoint as endpointNamed, rule } from '../../spec/queries.ts';
+import { formats } from '../../spec/formats.ts';
+import { patternEdges, type Edge } from '../../spec/pattern-edges.ts';
 import type { Probe, ProbeSource, Skip } from '../types.ts';
 import { idsForInvalid, show, standInBody, wrongTypes } from './inputs.ts';
 import { bearer, generatedProbe, makeProbe, streamSeed } from './request.ts';
@@ -28,60 +31,33 @@ interface Limit {
 const of = (value: unknown, title: string): Case => ({ value, title: `${show(value)}: ${title}` });
 const nonStrings: readonly Case[] = [...wrongTypes({ kind: 'string' }), []].map((v) => of(v, 'not a string'));
 
-const GET = 'wp option get ';
-const sized = (length: number) => `${GET}${'a'.repeat(length - GET.length)}`;
-
-/** The stated bound of a limited string field, read from the model. */
-function stated<K extends 'maxLength' | 'enum'>(field: Field, key: K): NonNullable<Extract<Field['type'], { kind: 'string' }>[K]> {
-  const value = field.type.kind === 'string' ? field.type[key] : undefined;
-  if (value === undefined) throw new Error(`${field.name} states no ${key}`);
-  return value as NonNullable<Extract<Field['type'], { kind: 'string' }>[K]>;
-}
+/** The pattern a limited field's values must match: its own (`wp_command`), or its format's (`web_root_subfolder`: a path beginning with `/`). */
+const patternOf = (field: Field): string | undefined =>
+  field.type.kind === 'string' ? (field.type.pattern ?? (field.type.format ? formats[field.type.format].pattern : undefined)) : undefined;
 
 /**
- * `^wp\s+[a-zA-Z0-9_\-./:=@'\s]+$`, at most 5000 characters (the field's `maxLength`). Each
- * forbidden character sits in a command that stays harmless if a shell ran it; whitespace is
- * ASCII only (ASM-WP-WHITESPACE-ASCII).
+ * A field limited by a pattern (and a length): its edges, derived from the pattern's structure
+ * (spec/pattern-edges.ts): each quantifier at its minimum and one below, each class's members and
+ * nearest non-members, the anchors, the longest value and one longer ending in each kind of
+ * member. They are built on the shortest value the pattern takes (`wp a`), so an invalid command
+ * stays harmless if a faulty server ran it, and a valid one does nothing (`wp` has no `a`).
  */
-const wpCommand = (field: Field, max = stated(field, 'maxLength')): Limit => ({
-  invalid: [
-    { value: sized(max + 1), title: `${max + 1} characters (at most ${max})` },
-    ...[
-      ['wp option get blogname;', '`;`'],
-      ['wp option get blogname|true', '`|`'],
-      ['wp option get blogname&', '`&`'],
-      ['wp option get $HOME', '`$`'],
-      ['wp option get `true`', 'backtick'],
-      ['wp option get "blogname"', '`"`'],
-      ['wp option get blogname >/dev/null', '`>`'],
-      ['wp option get blogname </dev/null', '`<`'],
-      ['wp option get blog(name', '`(`'],
-      ['wp option get blog)name', '`)`'],
-      ['wp option get blogñame', '`ñ` (a letter outside a-z, A-Z)'],
-    ].map(([value, what]) => ({ value, title: `${show(value)}: ${what} is not an allowed character` })),
-    of('wplist', 'no white space after `wp`'),
-    of('wp', '`wp` alone'),
-    of(' wp option get blogname', 'a leading space'),
-    of('WP option get blogname', 'uppercase `WP`'),
-    of('ls -la', 'does not begin with `wp`'),
-    ...nonStrings,
-  ],
-  valid: [
-    { value: sized(max), title: `exactly ${max} characters` },
-    of("wp option get hsc_probe-0.9/a:b=c@d 'ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789'", 'every allowed character'),
-    of('wp\tcli\tversion', 'tabs as white space'),
-    of('wp\ncli version', 'a newline as white space'),
-    of('wp cli version\r\n', 'a trailing CR LF'),
-  ],
-});
+const patterned = (field: Field): Limit | undefined => {
+  const pattern = patternOf(field);
+  if (pattern === undefined) return undefined;
+  const maxLength = field.type.kind === 'string' ? field.type.maxLength : undefined;
+  const edges = patternEdges(pattern, maxLength === undefined ? {} : { maxLength });
+  const caseOf = (e: Edge): Case => ({ value: e.value, title: `${show(e.value)}: ${e.why}` });
+  return { invalid: [...edges.filter((e) => !e.inside).map(caseOf), ...nonStrings], valid: edges.filter((e) => e.inside).map(caseOf) };
+};
 
 /**
- * Required; the values shown (`days_7`, the field's `enum.shown`) are valid; strings outside
- * `[a-z0-9_]` are outside all five (ASM-EXP-INTERVAL-OUTSIDE).
+ * A closed set partly shown: required; the values shown (`days_7`, the field's `enum.shown`) are
+ * valid; strings outside `[a-z0-9_]` are outside all five (ASM-EXP-INTERVAL-OUTSIDE).
  */
-const expInterval = (field: Field, { shown } = stated(field, 'enum')): Limit => ({
+const partlyShown = ({ shown }: PartlyShownEnum): Limit => ({
   invalid: [
-    { absent: true, title: 'without exp_interval (stated required)' },
+    { absent: true, title: 'left out (stated required)' },
     ...nonStrings,
     of(null, 'null for a required field'),
     of('', 'the empty string'),
@@ -92,21 +68,8 @@ const expInterval = (field: Field, { shown } = stated(field, 'enum')): Limit => 
   valid: shown.map((value) => of(value, shown.length === 1 ? 'the value the document shows' : 'a value the document shows')),
 });
 
-/** "a path beginning with `/`". */
-const webRootSubfolder = (): Limit => ({
-  invalid: [
-    ...['public', 'wp/public', './public', '~/public', '\\public'].map((value) => of(value, 'does not begin with `/`')),
-    ...nonStrings,
-  ],
-  valid: [of('/public', 'a path beginning with `/`'), of('/public_html/wp', 'a nested path beginning with `/`')],
-});
-
-/** The cases of each limit, built from the limited field's type in the model. */
-const limits: Readonly<Partial<Record<RuleId, (field: Field) => Limit>>> = {
-  'LIMIT-WP-COMMAND': wpCommand,
-  'LIMIT-EXP-INTERVAL': expInterval,
-  'LIMIT-WEB-ROOT-SUBFOLDER': webRootSubfolder,
-};
+/** The cases of a limit, from the limited field's type in the model: its pattern's edges, else its partly shown values. */
+const limitOf = (field: Field): Limit | undefined => patterned(field) ?? (field.type.kind === 'string' && field.type.enum ? partlyShown(field.type.enum) : undefined);
 
 /** The endpoint and body field a limit rule constrains, read from the model. */
 function limitedField(id: RuleId): { readonly endpoint: Endpoint; readonly field: Field } {
@@ -125,11 +88,10 @@ export const limitProbes: ProbeSource = (context) => {
   const probes: Probe[] = [];
   const skipped: Skip[] = [];
   for (const r of api.rules) {
-    const cases = limits[r.id];
     if (!r.id.startsWith('LIMIT-')) continue;
-    if (!cases) throw new Error(`no cases for ${r.id}`);
     const { endpoint, field } = limitedField(r.id);
-    const limit = cases(field);
+    const limit = limitOf(field);
+    if (!limit) throw new Error(`${r.id}: ${field.name} states no pattern, format or values to derive cases from`);
     const seed = streamSeed(context.seed, 'limits', r.id);
     // Valid cases are sent only where the ids are real (valid requests allowed there), so they serve both.
     const { path, ids, idsUnknown, because } = idsForInvalid(endpoint, target, seed);

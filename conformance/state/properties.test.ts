@@ -184,7 +184,10 @@ const shortest: Readonly<Record<string, { readonly commands: number; readonly la
   'dns-update-trims-other-records': { commands: 2, last: /^add [\d., ]+ to r2 \(ttl \d+\)$/, title: /changed values it did not name/ },
   'dns-removal-only-first-value': { commands: 2, last: /remove [\d.]+, [\d.]+/, title: /did not change the values it named/ },
   'dns-removal-removes-all': { commands: 2, last: /^remove [\d.]+ from r1 \(ttl \d+\)$/, title: /changed values it did not name/ },
+  'dns-update-ttl-ignored': { commands: 2, last: /r1 \(ttl \d+\)$/, title: /did not set the ttl it carried/ },
   'sftp-removal-not-applied': { commands: 1, last: /^remove account /, title: /stayed listed/ },
+  'sftp-removal-removes-every-account': { commands: 1, last: /^remove account /, title: /removed others too/ },
+  'sftp-removal-deactivates-others': { commands: 1, last: /^remove account /, title: /changed another/ },
   'sftp-removal-by-directory': { commands: 1, last: /^remove account /, title: /removed others too/ },
   'wpa-create-user-not-created': { commands: 1, last: /^create the site-admin user a1$/, title: /does not exist/ },
 };

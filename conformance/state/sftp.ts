@@ -20,6 +20,7 @@ import { pathOf, type Found } from '../probes/inputs.ts';
 import { bearer, makeProbe } from '../probes/request.ts';
 import { at, count } from '../checks/values.ts';
 import type { Exchange, ProbeContext, ScenarioSource } from '../types.ts';
+import { pathParamsOf } from '../checks/expectations.ts';
 import { answered, is2xx, listAt, someOf } from './answers.ts';
 import { NotObservable, Violation, type StateBudget, type StateCommand, type StateIo, type StateProperty } from './property.ts';
 import { pathsOf, stateSource } from './source.ts';
@@ -31,24 +32,45 @@ export interface ListedAccount {
   /** As the list gave it. */
   readonly id: string;
   readonly username: string;
+  /** Every field of it as listed, in one comparable form (keys sorted). */
+  readonly fields: string;
 }
+
+/** An account's fields in one form two reads compare: JSON with its keys sorted. */
+const fieldsOf = (account: unknown): string =>
+  JSON.stringify(account, (_key, value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value));
 
 /** The accounts a list answer shows, by `idKey`; undefined when it is not a list. */
 export function accountsOf(exchange: Exchange): Map<string, ListedAccount> | undefined {
   const accounts = listAt(exchange, 'environment', 'additional_sftp_accounts');
-  if (!accounts) return undefined;
+  return accounts && accountsFrom(accounts);
+}
+
+/** A list's accounts, by `idKey`. */
+function accountsFrom(accounts: readonly unknown[]): Map<string, ListedAccount> {
   const found = new Map<string, ListedAccount>();
   for (const account of accounts) {
     const id = at(account, 'id');
     const username = at(account, 'username');
-    if (typeof id === 'string') found.set(idKey(id), { id, username: typeof username === 'string' ? username : '' });
+    if (typeof id === 'string') found.set(idKey(id), { id, username: typeof username === 'string' ? username : '', fields: fieldsOf(account) });
   }
   return found;
+}
+
+/** The fields of `before`'s accounts that `after` lists otherwise, for messages; none when all are as they were. */
+function changedFields(before: ReadonlyMap<string, ListedAccount>, after: ReadonlyMap<string, ListedAccount>, keys: readonly string[]): string[] {
+  return keys.flatMap((key) => {
+    const was = before.get(key);
+    const now = after.get(key);
+    return was && now && was.fields !== now.fields ? [`${was.username || was.id}: ${now.fields}, was ${was.fields}`] : [];
+  });
 }
 
 export interface SftpModel {
   /** The accounts of the environment the property may remove or must see remain, by id as listed. */
   accounts: string[];
+  /** Each account as the run's first read listed it: what a removal of another must leave as it was. */
+  readonly listed: ReadonlyMap<string, ListedAccount>;
   /** Listed but not compared: their removal by an earlier request of the suite may still be settling. */
   readonly settling: readonly string[];
   /** Removals the property may still make. */
@@ -95,7 +117,8 @@ export const sftpRemoveScenarios = (options: SftpPropertyOptions = {}): Scenario
     if (!paths.ok) return paths.reason;
     const [, listPath] = paths.value;
     const removePath = (id: string) => mustHave(pathOf(remove, { ...ids, sftpAccountIds: [id] }));
-    return sftpProperty(context, { remove, read, budget, envId: ids.envId!, listPath, removePath });
+    const atStart = context.target.main.ids.sftpAccountsAtStart;
+    return sftpProperty(context, { remove, read, budget, envId: ids.envId!, listPath, removePath, discovered: ids.sftpAccountIds ?? [], ...(atStart ? { atStart } : {}) });
   });
 
 /** Path values for an id the list gave: every other parameter was found already. */
@@ -112,6 +135,9 @@ interface SftpSetting {
   readonly listPath: Readonly<Record<string, string>>;
   /** The path values that remove account `id`. */
   readonly removePath: (id: string) => Readonly<Record<string, string>>;
+  /** The accounts discovery listed in the environment, before any request of the suite, and the list as it read it. */
+  readonly discovered: readonly string[];
+  readonly atStart?: readonly unknown[];
 }
 
 function sftpProperty(context: ProbeContext, setting: SftpSetting): StateProperty<SftpModel, SftpReal> {
@@ -138,9 +164,10 @@ function sftpProperty(context: ProbeContext, setting: SftpSetting): StatePropert
     removed.set(idKey(id), id);
     model.accounts = model.accounts.filter((a) => a !== id);
     model.removalsLeft--;
+    const others = model.accounts.map(idKey);
     const shown = await io.poll(listing, (e) => {
       const listed = accountsOf(e);
-      return listed !== undefined && !listed.has(idKey(id)) && model.accounts.every((a) => listed.has(idKey(a)));
+      return listed !== undefined && !listed.has(idKey(id)) && others.every((a) => listed.has(a)) && changedFields(model.listed, listed, others).length === 0;
     });
     if (shown.ok) return;
     const listed = accountsOf(shown.last);
@@ -150,15 +177,54 @@ function sftpProperty(context: ProbeContext, setting: SftpSetting): StatePropert
     // The model holds no account a request of the suite removed: these went by this removal.
     const gone = model.accounts.filter((a) => !listed.has(idKey(a)));
     if (gone.length) throw new Violation('removing an SFTP account removed others too', `${after} no longer listed ${gone.map(describe).join(', ')}, which no request removed${listed.has(idKey(id)) ? `, and still listed ${describe(id)}` : ''}.`, shown.last);
+    const changed = changedFields(model.listed, listed, others);
+    if (changed.length && !listed.has(idKey(id))) {
+      throw new Violation('removing an SFTP account changed another', `${after} listed other accounts otherwise than before it, though the removal names only ${describe(id)} (the model's effects): ${changed.join('; ')}.`, shown.last);
+    }
     const left = model.settling.filter((a) => !listed.has(idKey(a)));
     const meanwhile = left.length ? `; meanwhile ${left.map(describe).join(', ')} left the list (not compared: removed by an earlier request of the suite, whose effect may come late)` : '';
     throw new Violation('a removed SFTP account stayed listed', `${after} still listed it${meanwhile}.`, shown.last);
+  };
+
+  /**
+   * Before the first run: every account discovery listed is still listed, but those the suite's
+   * removals before the property named (INPUT-ACCEPT's, acknowledged). One that is gone went by
+   * one of those removals, which named only another (a removal that takes every account shows
+   * here, where its first removal leaves the property nothing to remove).
+   */
+  const before = async (io: StateIo, earlier: readonly Exchange[]): Promise<Violation | undefined> => {
+    if (!setting.discovered.length) return undefined;
+    const exchange = await io.send(listing);
+    const listed = accountsOf(exchange);
+    if (!listed) return undefined;
+    for (const [key, account] of listed) usernames.set(key, account.username);
+    const removals = earlier.filter(is2xx);
+    // The account a single removal of the suite takes (INPUT-ACCEPT's) may be gone by it, told here or not.
+    const named = new Set([...removals.flatMap((x) => Object.values(pathParamsOf(setting.remove, x.probe.request.url) ?? {}).map(idKey)), ...(excluded ? [idKey(excluded)] : [])]);
+    const gone = setting.discovered.filter((id) => !listed.has(idKey(id)) && !named.has(idKey(id)));
+    // What stayed, as discovery listed it: a removal changes nothing of the accounts it does not name.
+    const atStart = setting.atStart && accountsFrom(setting.atStart);
+    const changed = atStart ? changedFields(atStart, listed, [...atStart.keys()].filter((key) => listed.has(key) && !named.has(key))) : [];
+    if (!gone.length && !changed.length) return undefined;
+    const by = removals.length
+      ? `The suite's ${count(removals.length, 'removal')} acknowledged before it named only ${removals.map((x) => describe(Object.values(pathParamsOf(setting.remove, x.probe.request.url) ?? {})[0] ?? '?')).join(', ')}`
+      : 'No removal of the suite was acknowledged before it';
+    const found = gone.length
+      ? `now ${gone.map(describe).join(', ')} ${gone.length === 1 ? 'is' : 'are'} gone`
+      : `the accounts still listed read otherwise than discovery listed them: ${changed.join('; ')}`;
+    return new Violation(
+      gone.length ? 'removing an SFTP account removed others too' : 'removing an SFTP account changed another',
+      `Discovery listed the additional SFTP accounts ${setting.discovered.map(describe).join(', ')} of environment ${envId}; ${found}. ${by}, and nothing else of the suite removes or changes an account (the removal names only the account in its path: the model's effects).`,
+      exchange,
+      [...removals, exchange],
+    );
   };
 
   return {
     rule,
     endpoints: [setting.remove, setting.read],
     title: `removals of additional SFTP accounts of environment ${envId}, from the list as read (model-based)`,
+    before,
     commands: sftpCommandArbs(),
     unrepeatable: 'a removed account cannot be removed again and shrinking replays on the accounts left',
     setup: async (io) => {
@@ -168,7 +234,7 @@ function sftpProperty(context: ProbeContext, setting: SftpSetting): StatePropert
       for (const [key, account] of listed) usernames.set(key, account.username);
       const settling = (key: string) => removed.has(key) || (excluded !== undefined && key === idKey(excluded));
       const all = [...listed.values()].map((account) => account.id);
-      const model = { accounts: all.filter((id) => !settling(idKey(id))), settling: all.filter((id) => settling(idKey(id))), removalsLeft: setting.budget.irreversible - removed.size };
+      const model = { accounts: all.filter((id) => !settling(idKey(id))), listed, settling: all.filter((id) => settling(idKey(id))), removalsLeft: setting.budget.irreversible - removed.size };
       return { model, real: { remove: (m, id) => remove(io, m, id), describe } };
     },
     finish: async () =>

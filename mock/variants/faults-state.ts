@@ -90,6 +90,26 @@ export const stateFaults: readonly Variant[] = [
       },
     },
   }),
+  fault('sftp-removal-removes-every-account', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account removes every account of its environment.', {
+    handlers: {
+      removeAdditionalSftpAccount: (context) => {
+        const env = context.store.sftpAccountOwner(context.company.id, context.params.sftp_account_id);
+        const answer = handlers.removeAdditionalSftpAccount(context);
+        for (const other of [...(env?.sftpAccounts ?? [])]) context.store.removeSftpAccount(env!, other.id);
+        return answer;
+      },
+    },
+  }),
+  fault('sftp-removal-deactivates-others', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account also deactivates the other accounts of its environment (`is_active` false).', {
+    handlers: {
+      removeAdditionalSftpAccount: (context) => {
+        const env = context.store.sftpAccountOwner(context.company.id, context.params.sftp_account_id);
+        const answer = handlers.removeAdditionalSftpAccount(context);
+        for (const other of env?.sftpAccounts ?? []) other.is_active = false;
+        return answer;
+      },
+    },
+  }),
   fault('wpa-create-user-not-created', 'STATE-WPA-USER', 'createWpAdminUser', 'wpa-create-user answers `create_wp_admin_user: true` but creates no user.', {
     handlers: {
       createWpAdminUser: (context) => {
