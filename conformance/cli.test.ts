@@ -192,7 +192,7 @@ describe('coverage against a target that is not the embedded mock (a mock starte
     const report = JSON.parse(stdout) as Report;
     expect(code).toBe(0);
     expect(report.summary.skipped).toBeGreaterThan(0);
-    const groups = report.coverage.skipped.map((g) => `${g.reason} \\(${g.count}\\)`).join(', ');
+    const groups = report.coverage.skipped.map((g) => `${g.reason.replace(/[()]/g, '\\$&')} \\(${g.count}\\)`).join(', ');
     // Rows judged with some probes not sent are counted on the same line.
     const inPart = Object.values(report.coverage.rules).reduce((n, r) => n + r.partly.length, 0);
     const partly = inPart ? `, ${inPart} judged in part` : '';

@@ -186,6 +186,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     }
     const backups = await list('Backup', { envId }, `the backups of environment ${envId}`);
     seen.backups += backups.length;
+    const backupIds = backups.map((b) => b.id).filter((id): id is number => Number.isInteger(id));
     const accounts = await list('AdditionalSftpAccount', { envId }, `the additional SFTP accounts of environment ${envId}`);
     const sftpAccountIds = accounts.map((a) => str(a.id)).filter((id): id is string => id !== undefined);
     seen.accounts += sftpAccountIds.length;
@@ -199,8 +200,8 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
         domainId: chosen?.id,
         domainName: chosen?.name,
         dnsRecord: chosen?.record,
-        backupId: backups.map((b) => b.id).find((id): id is number => Number.isInteger(id)),
       }),
+      ...(backupIds.length ? { backupId: backupIds[0], backupIds } : {}),
     };
     places.push(place);
     if (chosen?.records) recordsOf.set(place, chosen.records);

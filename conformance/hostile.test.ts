@@ -73,7 +73,7 @@ const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
   // intact, and a note that they could not be searched for in free text.
   'word-passwords': [/sftp_password\\":\\"\[redacted\]/, /found in the suite's own text/],
   // A key of one character: hidden where the suite put it, and a note.
-  'one-character-key': [/Bearer \[redacted HSC_API_KEY\]/, /the key HSC_API_KEY: shorter than 8 characters/],
+  'one-character-key': [/Bearer \[redacted HSC_API_KEY\]/, /the key HSC_API_KEY(, [^:]+)?: shorter than 8 characters/],
   ...each(ECHO_FORMS, (b) => (b === 'echo-cut-headers' ? [/Content-Type/] : [/HTTP 500|NO-SERVER-ERROR/])),
 };
 

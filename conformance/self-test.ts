@@ -116,7 +116,7 @@ export function shardOf<T>(items: readonly T[], { index, count }: Shard): T[] {
 function runConform(variant: Variant, timeoutMs: number): Promise<RunResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'conform', '--mock-variant', variant.name, '--reporter', 'json'], {
+    const child = spawn(process.execPath, [CLI, 'conform', '--mock-variant', variant.name, '--reporter', 'json', ...(variant.flags ?? [])], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

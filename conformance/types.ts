@@ -52,10 +52,12 @@ export interface TransportFailure {
  * - `valid`: valid under every reasonable reading → the endpoint's success (INPUT-ACCEPT).
  * - `foreign-key`: another company's valid key on this company's data → 401 (not a key of this
  *   company) or 404 (data the key's user may not read) (AUTH-401);
+ * - `foreign-write`: this company's key on an action naming another company's data, where the
+ *   action lists 400 → a refusal: 400, or 404 where allowed (ISOLATION-WRITE);
  * - `observe`: no expectation of its own (e.g. a conflict's either-side request); only the
  *   universal checks judge it.
  */
-export type Expectation = 'unauthorized' | 'foreign-key' | 'not-found' | 'invalid' | 'valid' | 'observe';
+export type Expectation = 'unauthorized' | 'foreign-key' | 'foreign-write' | 'not-found' | 'invalid' | 'valid' | 'observe';
 
 export interface Probe {
   /** The rule whose expectation this probe tests; failures of the expectation carry it. */
@@ -451,6 +453,8 @@ export interface Place {
   readonly domainName?: string;
   readonly dnsRecord?: { readonly type: string; readonly name: string };
   readonly backupId?: number;
+  /** Every backup discovery listed there (backup ids are integers: another company's may be the same number). */
+  readonly backupIds?: readonly number[];
   readonly sftpAccountIds: readonly string[];
 }
 

@@ -6,6 +6,7 @@
  * below recurse, and a snapshot is read whole.
  */
 import { BODY_SUCCESS_KINDS, CONTRACT_FORMAT, type ContractSnapshot } from '../spec/contract.ts';
+import { SCOPE_NAMES } from '../spec/model.ts';
 import { firstBadReference } from './references.ts';
 
 export class SnapshotError extends Error {
@@ -61,11 +62,9 @@ const shape =
 
 const cite = shape({ section: string, quote: optional(string) });
 
-/** `Scope` of spec/model.ts. */
-const SCOPE_NAMES = ['all', 'target', 'reads-with-ids', 'acks', 'with-400-and-input', 'with-body', 'with-response-body'];
 const scope: Check = (value, at) => {
   if (isObject(value)) strings(value.endpoints, `${at}.endpoints`);
-  else expect(SCOPE_NAMES.includes(value as string), at, `must be one of ${SCOPE_NAMES.join(', ')}, or {"endpoints": [...]}`);
+  else expect((SCOPE_NAMES as readonly unknown[]).includes(value), at, `must be one of ${SCOPE_NAMES.join(', ')}, or {"endpoints": [...]}`);
 };
 
 /** `Presence` of spec/model.ts. */

@@ -98,7 +98,7 @@ function plugin(slug: string, title: string): Plugin {
   return { name: slug, title, status: 'active', version: '2.0.1', update: 'available', update_version: '2.1.0', update_status: 'updated' };
 }
 
-function environment(company: string, site: string, name: 'live' | 'staging', siteDomain: string): EnvironmentSeed {
+function environment(company: string, site: string, name: 'live' | 'staging', siteDomain: string, firstBackupId: number): EnvironmentSeed {
   const label = `${company}/${site}/${name}`;
   const host = name === 'live' ? siteDomain : `staging.${siteDomain}`;
   const domain = (sub: string): DomainSeed => ({
@@ -126,9 +126,9 @@ function environment(company: string, site: string, name: 'live' | 'staging', si
     externalIp: '34.xxx.xxx.12',
     domains: [domain(''), domain('www')],
     backups: [
-      { id: 1001, name: 'Before theme update', note: 'manual backup', type: 'manual', created_at: Date.UTC(2026, 9, 1, 8, 30) },
-      { id: 1002, name: 'Nightly', note: '', type: 'scheduled', created_at: Date.UTC(2026, 9, 2, 2, 0) },
-      { id: 1003, name: 'System', note: 'before PHP update', type: 'system_generated', created_at: Date.UTC(2026, 9, 3, 4, 15) },
+      { id: firstBackupId, name: 'Before theme update', note: 'manual backup', type: 'manual', created_at: Date.UTC(2026, 9, 1, 8, 30) },
+      { id: firstBackupId + 1, name: 'Nightly', note: '', type: 'scheduled', created_at: Date.UTC(2026, 9, 2, 2, 0) },
+      { id: firstBackupId + 2, name: 'System', note: 'before PHP update', type: 'system_generated', created_at: Date.UTC(2026, 9, 3, 4, 15) },
     ],
     themes: [theme('twentytwentyfour', 'Twenty Twenty-Four', true), theme('astra', 'Astra', false)],
     plugins: [plugin('akismet', 'Akismet Anti-spam'), plugin('woocommerce', 'WooCommerce')],
@@ -155,7 +155,12 @@ function environment(company: string, site: string, name: 'live' | 'staging', si
   };
 }
 
-function company(label: string, siteName: string, siteDomain: string): CompanySeed {
+/**
+ * One company. Backup ids are integers the document does not say are unique: one company's
+ * environments share numbers, while the two companies' differ, so that a restore naming the other
+ * company's backup names none of this company's (ISOLATION-WRITE can send it).
+ */
+function company(label: string, siteName: string, siteDomain: string, firstBackupId: number): CompanySeed {
   const id = fixtureUuid(`${label}/company`);
   const keyName = `${label} automation key`;
   return {
@@ -182,7 +187,7 @@ function company(label: string, siteName: string, siteDomain: string): CompanySe
         name: siteName,
         displayName: `${siteName[0]!.toUpperCase()}${siteName.slice(1)} Site`,
         status: 'live',
-        environments: [environment(label, siteName, 'live', siteDomain), environment(label, siteName, 'staging', siteDomain)],
+        environments: [environment(label, siteName, 'live', siteDomain, firstBackupId), environment(label, siteName, 'staging', siteDomain, firstBackupId)],
       },
     ],
   };
@@ -190,5 +195,5 @@ function company(label: string, siteName: string, siteDomain: string): CompanySe
 
 /** Fresh seed data; callers own the returned objects (the store mutates them). */
 export function seedCompanies(): readonly CompanySeed[] {
-  return [company('company-a', 'alpha', 'alpha.example.test'), company('company-b', 'bravo', 'bravo.example.test')];
+  return [company('company-a', 'alpha', 'alpha.example.test', 1001), company('company-b', 'bravo', 'bravo.example.test', 2001)];
 }

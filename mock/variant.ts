@@ -40,4 +40,6 @@ export interface Variant {
   readonly layout?: string;
   /** A rate limit in front of it all (mock/rate-limit.ts): a throttling server within the document. */
   readonly rateLimit?: RateLimit;
+  /** `conform` flags the self-test runs it with: a fault only the letter of the tables catches needs `--strict`. */
+  readonly flags?: readonly string[];
 }

@@ -271,6 +271,7 @@ export type RuleId =
   | 'OPID-SHAPE'
   | 'OPID-KIND'
   | 'READ-404'
+  | 'ISOLATION-WRITE'
   | 'RESPONSE-SCHEMA'
   | 'INPUT-400'
   | 'INPUT-ACCEPT'
@@ -284,19 +285,27 @@ export type RuleId =
   | 'BASE-PATH';
 
 /** Which endpoints a rule is checked on; data, so every consumer selects the same set. */
-export type Scope =
-  | 'all'
+/** The named scopes of rules. */
+export const SCOPE_NAMES = [
+  'all',
   /** Checked once against the target, not per endpoint. */
-  | 'target'
+  'target',
   /** Reads that name data by a path id (a read without ids has no data that could be missing). */
-  | 'reads-with-ids'
-  | 'acks'
+  'reads-with-ids',
+  'acks',
   /** Endpoints whose table lists 400 and that take input to malform (a body or a query). */
-  | 'with-400-and-input'
+  'with-400-and-input',
+  /**
+   * Actions (everything but reads) whose outcome an answer can show: they list 400 (a refusal), or
+   * a read shows what they change (their `effects`).
+   */
+  'observable-actions',
   /** Endpoints that take a request body. */
-  | 'with-body'
-  | 'with-response-body'
-  | { readonly endpoints: readonly string[] };
+  'with-body',
+  'with-response-body',
+] as const;
+
+export type Scope = (typeof SCOPE_NAMES)[number] | { readonly endpoints: readonly string[] };
 
 export interface Rule {
   readonly id: RuleId;

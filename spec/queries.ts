@@ -59,6 +59,8 @@ export function inScope(rule: Pick<Rule, 'scope'>, e: Endpoint): boolean {
       return isAck(e);
     case 'with-400-and-input':
       return e.errors.includes(400) && (e.body !== undefined || e.queryParams.length > 0);
+    case 'observable-actions':
+      return !isRead(e) && (e.errors.includes(400) || e.effects !== undefined);
     case 'with-body':
       return e.body !== undefined;
     case 'with-response-body':

@@ -87,6 +87,15 @@ export const rules: readonly Rule[] = [
     conflicts: ['CONFLICT-DNS-READ-404', 'CONFLICT-READ-MALFORMED-ID'],
   },
   {
+    id: 'ISOLATION-WRITE',
+    title: "An action naming another company's data is refused, or does nothing to it",
+    statement:
+      "Every endpoint requires `Authorization: Bearer <API_KEY>`, where `<API_KEY>` is an API key of the company; a request naming data that does not exist or that the key's user may not use is refused (400 Malformed or invalid request; 404 Unknown resource or no permission). Where an action lists 400, naming another company's data is refused; where it lists no refusal (it may acknowledge and fail later), the other company's data, read with its own key, shows no effect. Clearing a CDN cache and switching edge caching list no refusal, and no read endpoint shows a cache's contents or the edge-caching status, so their outcome cannot be told from an acknowledgement without effect: the rule does not judge them.",
+    cite: { section: 'Authentication', quote: 'where `<API_KEY>` is an API key of the company' },
+    scope: 'observable-actions',
+    conflicts: ['CONFLICT-ACTION-UNKNOWN-RESOURCE'],
+  },
+  {
     id: 'RESPONSE-SCHEMA',
     title: 'Success bodies have the documented fields, types and formats',
     statement: 'Types are as used by the wire format. (Resources and fields; response bodies of the endpoint tables.)',

@@ -41,6 +41,33 @@ describe('READ-404', () => {
   it.each(cases)('%s', (_, c) => expectJudgement(read404, c));
 });
 
+describe('AUTH-401: another company\'s key on this company\'s data', () => {
+  const foreign = { rule: 'AUTH-401', expect: 'foreign-key' } as const;
+  const cases: [string, Case][] = [
+    ['401', { given: { ...foreign, endpoint: 'getSite', status: 401, json: err(401) }, want: 'pass' }],
+    ['404 (its user may not read it)', { given: { ...foreign, endpoint: 'listBackups', status: 404, json: err(404) }, want: 'pass' }],
+    ['served', { given: { ...foreign, endpoint: 'getSite', status: 200, json: { site: { id: TEST_UUID } } }, want: /answered 200, expected 401 or 404[\s\S]*another company's/ }],
+    ['400', { given: { ...foreign, endpoint: 'getSite', status: 400, json: err(400) }, want: /answered 400, expected 401 or 404/ }],
+    // Where the table lists no 404 (the DNS read, CONFLICT-DNS-READ-404's letter), a success that shows nothing holds; data does not.
+    ['DNS read: a success showing no records', { given: { ...foreign, endpoint: 'listDnsRecords', path: { domain_id: TEST_UUID }, status: 200, json: { domain: { dns_records: [] } } }, want: 'pass' }],
+    ['DNS read: the records served', { given: { ...foreign, endpoint: 'listDnsRecords', path: { domain_id: TEST_UUID }, status: 200, json: { domain: { dns_records: [{ type: 'A', name: 'x.example', ttl: 60, resource_records: [] }] } } }, want: /expected 401 or 404, or a success that reveals no data/ }],
+  ];
+  it.each(cases)('%s', (_, c) => expectJudgement(expectationCheck('AUTH-401'), c));
+});
+
+describe('ISOLATION-WRITE: an action naming another company\'s data', () => {
+  const foreignWrite = { rule: 'ISOLATION-WRITE', expect: 'foreign-write', endpoint: 'restoreBackup', requestBody: '{"backup_id":2001,"notified_user_id":"' + TEST_UUID + '"}' } as const;
+  const cases: [string, Case][] = [
+    ['400', { given: { ...foreignWrite, status: 400, json: err(400) }, want: 'pass' }],
+    ['404 (CONFLICT-ACTION-UNKNOWN-RESOURCE, reading side)', { given: { ...foreignWrite, status: 404, json: err(404) }, want: 'pass' }],
+    ['404 under --strict: the table lists 400 only', { given: { ...foreignWrite, status: 404, json: err(404) }, strict: true, want: /answered 404, expected 400\b/ }],
+    ['acknowledged', { given: { ...foreignWrite, status: 202, json: { operation_id: 'backups:restore-x', message: 'ok', status: 202 } }, want: /answered 202, expected 400 or 404[\s\S]*accepted to act on another company's data/ }],
+    ['401 (the key is this company\'s and valid)', { given: { ...foreignWrite, status: 401, json: err(401) }, want: /answered 401, expected 400 or 404/ }],
+    ["another rule's probe", { given: { rule: 'INPUT-400', expect: 'invalid', endpoint: 'restoreBackup', status: 202, json: {} }, want: 'skip' }],
+  ];
+  it.each(cases)('%s', (_, c) => expectJudgement(expectationCheck('ISOLATION-WRITE'), c));
+});
+
 describe('INPUT-400', () => {
   const invalid = { rule: 'INPUT-400', expect: 'invalid', endpoint: 'restoreBackup', requestBody: '{"backup_id":1.5}' } as const;
   const cases: [string, Case][] = [

@@ -111,14 +111,27 @@ function expected(context: CheckContext, exchange: Exchange): Expected | undefin
         because: 'a missing or invalid key yields HTTP 401 (§Authentication; every endpoint requires `Authorization: Bearer <API_KEY>`)',
         ifServed: 'it served the request without a valid bearer key',
       };
-    case 'foreign-key':
+    case 'foreign-key': {
+      // 401, or what a read of data the key's user may not read answers (READ-404's: 404, or where the table lists none, a success with no data).
+      const found = notFound(context, exchange);
       return {
-        statuses: [401, 404],
-        words: '401 or 404',
-        because:
-          "the key is another company's: `<API_KEY>` is an API key of the company (§Authentication 1), so it is an invalid key here (401), or its user may not read this data (404, §Authentication 4)",
+        ...found,
+        statuses: [401, ...found.statuses],
+        words: `401 or ${found.words}`,
+        because: `the key is another company's: \`<API_KEY>\` is an API key of the company (§Authentication 1), so it is an invalid key here (401), or ${found.because}`,
         ifServed: "it served one company's data to another company's key",
       };
+    }
+    case 'foreign-write': {
+      const refusals = allowedErrorStatuses(endpoint, context.options).filter((s) => s === 400 || s === 404);
+      return {
+        statuses: refusals,
+        words: refusals.join(' or '),
+        because:
+          "the request names another company's data under this company's key: `<API_KEY>` is an API key of the company (§Authentication 1), and the action lists 400 for a request it must not carry out (§Errors: 400 \"Malformed or invalid request\", 404 \"Unknown resource or no permission\")",
+        ifServed: "it accepted to act on another company's data",
+      };
+    }
     case 'not-found':
       return notFound(context, exchange);
     case 'invalid': {
@@ -207,6 +220,7 @@ export const expectationCheck = (rule: RuleId): Check => ({
 });
 
 export const read404 = expectationCheck('READ-404');
+export const isolationWrite = expectationCheck('ISOLATION-WRITE');
 export const input400 = expectationCheck('INPUT-400');
 export const inputAccept = expectationCheck('INPUT-ACCEPT');
 export const limitWpCommand = expectationCheck('LIMIT-WP-COMMAND');

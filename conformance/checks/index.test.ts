@@ -53,12 +53,12 @@ describe('the check registry', () => {
 });
 
 describe('ownProbesOnly is truthful', () => {
-  const expectations = ['unauthorized', 'not-found', 'invalid', 'valid', 'observe'] as const;
+  const expectations = ['unauthorized', 'foreign-key', 'foreign-write', 'not-found', 'invalid', 'valid', 'observe'] as const;
   const own = checks.filter((c) => c.ownProbesOnly);
 
   it('the expectation checks, and only they, judge nothing but their own rule\'s probes', () => {
     expect(own.map((c) => c.rule).sort()).toEqual(
-      ['AUTH-401', 'AUTH-BEARER', 'AUTH-SCHEME-CASE', 'READ-404', 'INPUT-400', 'INPUT-ACCEPT', 'LIMIT-WP-COMMAND', 'LIMIT-EXP-INTERVAL', 'LIMIT-WEB-ROOT-SUBFOLDER'].sort(),
+      ['AUTH-401', 'AUTH-BEARER', 'AUTH-SCHEME-CASE', 'READ-404', 'ISOLATION-WRITE', 'INPUT-400', 'INPUT-ACCEPT', 'LIMIT-WP-COMMAND', 'LIMIT-EXP-INTERVAL', 'LIMIT-WEB-ROOT-SUBFOLDER'].sort(),
     );
   });
 

@@ -11,7 +11,7 @@ import { ack202, opidKind, opidShape } from './ack.ts';
 import { auth401, authBearer, authSchemeCase } from './auth.ts';
 import { contentType } from './content-type.ts';
 import { errBody } from './errors.ts';
-import { input400, inputAccept, limitExpInterval, limitWebRootSubfolder, limitWpCommand, read404 } from './expectations.ts';
+import { input400, inputAccept, isolationWrite, limitExpInterval, limitWebRootSubfolder, limitWpCommand, read404 } from './expectations.ts';
 import { responseSchema } from './schema.ts';
 import { noServerErrorCheck } from './server-error.ts';
 import { statusSet } from './status-set.ts';
@@ -25,6 +25,7 @@ const expectationChecks: readonly Check[] = [
   authBearer,
   authSchemeCase,
   read404,
+  isolationWrite,
   input400,
   inputAccept,
   limitWpCommand,

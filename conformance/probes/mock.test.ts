@@ -27,6 +27,9 @@ function wanted(probe: Probe): readonly number[] {
     case 'foreign-key':
       // The mock knows the key, and that its company may not read this data.
       return [404];
+    case 'foreign-write':
+      // Another company's data is unknown to this company's key: 404 (the reading of CONFLICT-ACTION-UNKNOWN-RESOURCE).
+      return [404];
     case 'invalid':
       return probe.idsUnknown ? [400, 404] : [400];
     case 'valid':

@@ -14,6 +14,7 @@ import type { Probe, ProbeContext, Target } from '../types.ts';
 import { probeSources, scenarioSources } from './index.ts';
 import { keySecret, Sanitizer } from '../../sanitize/sanitizer.ts';
 import { basicAuthorization, bearer, buildRequest } from './request.ts';
+import { JSON_WITH_CHARSET } from './client-shapes.ts';
 import { layouts } from '../../mock/layouts.ts';
 import { contextOf, layoutTarget, mockTarget } from './test-target.ts';
 
@@ -126,6 +127,13 @@ describe('request builder', () => {
         want: { url: 'https://api.example.test/v2/validate', headers: { accept: 'application/json', 'x-api-key': key } },
       },
     ],
+    [
+      "another client's header shapes: each replaces the suite's, undefined removes one",
+      {
+        given: { endpoint: endpoint('runWpCliCommand'), path: { env_id: 'e' }, body: { json: {} }, credentials: bearer(key), headers: { 'content-type': 'application/json; charset=utf-8', accept: undefined } },
+        want: { url: 'https://api.example.test/v2/sites/environments/e/run-wp-cli-command', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json; charset=utf-8' }, body: '{}' },
+      },
+    ],
   ];
   it.each(cases)('%s', (_, { given, want }) => {
     const request = buildRequest(target, given);
@@ -149,8 +157,11 @@ describe('probes of a full target (every id discovered, destructive requests all
     for (const p of probes) {
       expect(p.request.url.startsWith(`${target.baseUrl}/`), p.title).toBe(true);
       expect(p.request.method).toBe(p.endpoint.method);
-      expect(p.request.headers.accept).toBe('application/json');
-      expect(p.request.headers['content-type'], p.title).toBe(p.request.body === undefined ? undefined : 'application/json');
+      // The suite's own header shape, but where a probe says it sends another client's.
+      const fetchShaped = /^no body, as fetch-based clients send a GET/.test(p.title);
+      expect(p.request.headers.accept, p.title).toBe(fetchShaped ? '*/*' : 'application/json');
+      const contentType = p.request.body === undefined ? undefined : p.title.includes(JSON_WITH_CHARSET) ? JSON_WITH_CHARSET : 'application/json';
+      expect(p.request.headers['content-type'], p.title).toBe(contentType);
       expect(p.title.length).toBeGreaterThan(0);
       expect(() => parse(p)).not.toThrow();
     }
@@ -196,7 +207,7 @@ describe('probes of a full target (every id discovered, destructive requests all
 
   it('full-Unicode free text goes into search/replace and names', () => {
     const texts = probes
-      .filter((p) => p.expect === 'valid' && ['searchAndReplace', 'createWpAdminUser'].includes(p.endpoint.name))
+      .filter((p) => p.expect === 'valid' && ['searchAndReplace', 'createWpAdminUser'].includes(p.endpoint.name) && p.request.headers['content-type'] !== JSON_WITH_CHARSET)
       .flatMap((p) => {
         const json = JSON.parse(p.request.body!) as Record<string, string>;
         return [json.search, json.replace, json.first_name, json.last_name].filter((t): t is string => t !== undefined);
@@ -239,11 +250,38 @@ describe('probes of a full target (every id discovered, destructive requests all
     }
   });
 
-  it('reads the other company with the main key only to expect 404', () => {
+  it("sends common clients' shapes: a bodied GET with no body, and every body labelled with a charset once", () => {
+    const bodied = api.endpoints.filter((e) => e.body !== undefined);
+    const bodyless = probes.filter((p) => p.rule === 'STATUS-SET' && p.title.startsWith('no body'));
+    expect(bodyless.map((p) => p.endpoint.name).sort()).toEqual(bodied.filter(isRead).map((e) => e.name).sort());
+    for (const p of bodyless) {
+      expect([p.expect, p.request.body, p.request.headers['content-type']], p.title).toEqual(['observe', undefined, undefined]);
+      expect(Object.values(parse(p).path).every((id) => knownIds({ ...target, other: undefined }).has(id.toLowerCase())), p.title).toBe(true);
+    }
+    const charset = probes.filter((p) => p.request.headers['content-type'] === JSON_WITH_CHARSET);
+    expect(charset.map((p) => [p.endpoint.name, p.rule, p.expect]).sort()).toEqual(bodied.map((e) => [e.name, 'INPUT-ACCEPT', 'valid']).sort());
+  });
+
+  it("names the other company's data with the main key only to expect a refusal: 404 on reads, ISOLATION-WRITE's on actions", () => {
     const otherIds = knownIds({ ...target, main: target.other!, other: undefined } as Target);
-    const foreign = probes.filter((p) => p.request.headers.authorization === `Bearer ${target.main.apiKey}` && Object.values(parse(p).path).some((v) => otherIds.has(v.toLowerCase())));
+    const theirBackup = (p: Probe) => {
+      const { body } = parse(p);
+      return body?.ok === true && (body.json as { backup_id?: unknown } | null)?.backup_id === target.other!.ids.backupId;
+    };
+    const foreign = probes.filter(
+      (p) => p.request.headers.authorization === `Bearer ${target.main.apiKey}` && (`${p.request.url} ${p.request.body ?? ''}`.toLowerCase().split(/[^0-9a-f-]+/).some((v) => otherIds.has(v)) || theirBackup(p)),
+    );
     expect(foreign.length).toBeGreaterThan(0);
-    for (const p of foreign) expect([p.rule, p.expect], p.title).toEqual(['READ-404', 'not-found']);
+    for (const p of foreign) expect([p.rule, p.expect], p.title).toEqual(isRead(p.endpoint) ? ['READ-404', 'not-found'] : ['ISOLATION-WRITE', 'foreign-write']);
+    // Every action that lists a refusal is sent the other company's data, one id role at a time where it has several.
+    const refusing = api.endpoints.filter((e) => !isRead(e) && e.errors.includes(400)).map((e) => e.name);
+    expect(new Set(foreign.filter((p) => !isRead(p.endpoint)).map((p) => p.endpoint.name))).toEqual(new Set(refusing));
+    expect(foreign.filter((p) => p.endpoint.name === 'restoreBackup').map((p) => p.title).sort()).toEqual([
+      "backup_id the other company's, the rest this company's",
+      "every id the other company's",
+      "notified_user_id the other company's, the rest this company's",
+      "target_env_id the other company's, the rest this company's",
+    ]);
   });
 });
 
@@ -253,7 +291,13 @@ describe('safety: without --allow-destructive nothing positive reaches an action
       const target = mockTarget({ allowDestructive: false, other });
       const context = contextOf(target);
       const known = knownIds(target);
-      const actions = allProbes(context).filter((p) => !isRead(p.endpoint));
+      const all = allProbes(context).filter((p) => !isRead(p.endpoint));
+      // The exception, by design: the second company, a test company, gets the mutating actions
+      // naming only its data under this company's key (ISOLATION-WRITE); never a destructive one.
+      const foreign = all.filter((p) => p.rule === 'ISOLATION-WRITE');
+      expect(foreign.length > 0).toBe(other);
+      for (const p of foreign) expect([p.endpoint.effect, p.title], p.title).toEqual(['mutating', "every id the other company's"]);
+      const actions = all.filter((p) => p.rule !== 'ISOLATION-WRITE');
       expect(actions.length).toBeGreaterThan(100);
       const reasons = new Map<string, number>();
       for (const p of actions) {
@@ -270,7 +314,14 @@ describe('safety: without --allow-destructive nothing positive reaches an action
   it('no request to an action names an id the target owns, so even a server that ignores credentials or a broken field acts on nothing', () => {
     const target = mockTarget({ allowDestructive: false });
     const known = knownIds(target);
-    const actions = allProbes(contextOf(target)).filter((p) => p.endpoint.effect !== 'read');
+    const mainIds = knownIds({ ...target, other: undefined });
+    const all = allProbes(contextOf(target)).filter((p) => p.endpoint.effect !== 'read');
+    // ISOLATION-WRITE names the other company's data only (the test above): none of this company's.
+    for (const p of all.filter((x) => x.rule === 'ISOLATION-WRITE')) {
+      const text = `${p.request.url} ${p.request.body ?? ''}`.toLowerCase();
+      expect([...mainIds].filter((id) => text.includes(id)), p.title).toEqual([]);
+    }
+    const actions = all.filter((p) => p.rule !== 'ISOLATION-WRITE');
     expect(new Set(actions.filter((p) => p.expect === 'invalid').map((p) => p.rule))).toEqual(new Set(['INPUT-400', 'LIMIT-WP-COMMAND', 'LIMIT-EXP-INTERVAL', 'LIMIT-WEB-ROOT-SUBFOLDER']));
     for (const p of actions) {
       if (p.expect === 'invalid') expect(p.idsUnknown, p.title).toBe(true);
@@ -361,7 +412,7 @@ describe('safety: without --allow-live no destructive request names a live envir
 });
 
 describe('coverage: every (rule, endpoint) pair in scope is probed or skipped with a reason', () => {
-  const probeRules: RuleId[] = ['AUTH-401', 'AUTH-BEARER', 'AUTH-SCHEME-CASE', 'READ-404', 'INPUT-400', 'INPUT-ACCEPT', ...api.rules.map((r) => r.id).filter((id) => id.startsWith('LIMIT-'))];
+  const probeRules: RuleId[] = ['AUTH-401', 'AUTH-BEARER', 'AUTH-SCHEME-CASE', 'READ-404', 'ISOLATION-WRITE', 'INPUT-400', 'INPUT-ACCEPT', ...api.rules.map((r) => r.id).filter((id) => id.startsWith('LIMIT-'))];
   const scenarioRules = api.rules.map((r) => r.id).filter((id) => id.startsWith('STATE-'));
   const bare: Target = (() => {
     const full = mockTarget();
@@ -392,7 +443,7 @@ describe('coverage: every (rule, endpoint) pair in scope is probed or skipped wi
     if (target === targets[0]![1]) {
       // Fully discovered and allowed: nothing is skipped.
       expect([...skipped].sort()).toEqual([]);
-      expect(scenarios.map((s) => s.rule).sort()).toEqual(scenarioRules.sort());
+      expect(scenarios.map((s) => s.rule).sort()).toEqual([...scenarioRules, 'ISOLATION-WRITE'].sort());
     }
   });
 
@@ -442,7 +493,7 @@ describe('determinism', () => {
   });
 
   it('the number of examples follows runs', () => {
-    const count = (runs: number) => allProbes(contextOf(target, 5, runs)).filter((p) => p.rule === 'INPUT-ACCEPT' && p.endpoint.name === 'runWpCliCommand').length;
+    const count = (runs: number) => allProbes(contextOf(target, 5, runs)).filter((p) => p.rule === 'INPUT-ACCEPT' && p.endpoint.name === 'runWpCliCommand' && p.request.headers['content-type'] === 'application/json').length;
     expect([count(1), count(4), count(10)]).toEqual([1, 4, 10]);
   });
 });

@@ -44,6 +44,8 @@ export interface Drawn<T = unknown> extends Pick<Generated<T>, 'arbitrary' | 'va
 export interface RequestSpec extends RequestParts {
   readonly endpoint: Endpoint;
   readonly credentials: Credentials;
+  /** Header shapes of other clients: each replaces the suite's own, undefined removes it. */
+  readonly headers?: Readonly<Record<string, string | undefined>>;
 }
 
 /** `Basic` credentials for a key: RFC 7617 user-id `key`, empty password. */
@@ -71,11 +73,18 @@ export function buildRequest(target: Pick<Target, 'baseUrl'>, spec: RequestSpec)
   }
   const search = new URLSearchParams(query).toString();
   const url = `${target.baseUrl}${fillPath(spec.endpoint.path, spec.path ?? {})}${search ? `?${search}` : ''}`;
+  if (spec.body !== undefined) headers['content-type'] = 'application/json';
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
+  }
   if (spec.body === undefined) return { method: spec.endpoint.method, url, headers };
-  headers['content-type'] = 'application/json';
   const body = 'raw' in spec.body ? spec.body.raw : JSON.stringify(spec.body.json);
   return { method: spec.endpoint.method, url, headers, body };
 }
+
+/** Request parts without their draw, for probes that are not shrunk (what they vary is not the values). */
+export const withoutDraw = ({ path, query, body }: RequestParts & { readonly drawn?: unknown }): RequestParts => ({ ...(path ? { path } : {}), ...(query ? { query } : {}), ...(body ? { body } : {}) });
 
 export function makeProbe(target: Pick<Target, 'baseUrl'>, rule: RuleId, expect: Expectation, title: string, spec: RequestSpec): Probe {
   return { rule, endpoint: spec.endpoint, expect, title, request: buildRequest(target, spec) };

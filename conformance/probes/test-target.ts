@@ -4,7 +4,7 @@
  */
 import { seedCompanies, type CompanySeed, type EnvironmentSeed } from '../../mock/fixtures.ts';
 import { layoutNamed } from '../../mock/layouts.ts';
-import type { CheckOptions, Place, ProbeContext, Target, Tenant } from '../types.ts';
+import type { CheckOptions, Exchange, Place, ProbeContext, Send, Target, Tenant } from '../types.ts';
 
 export function tenantOf(company: CompanySeed): Tenant {
   const site = company.sites[0]!;
@@ -108,4 +108,15 @@ export function layoutTarget(layout: string, options: LayoutTargetOptions = {}):
     allowLive: options.allowLive ?? false,
     embedded: false,
   };
+}
+
+/** A `send` through `transport` that keeps every exchange, in order, for a test to read. */
+export function recording(transport: Send): { readonly send: Send; readonly exchanges: Exchange[] } {
+  const exchanges: Exchange[] = [];
+  const send: Send = async (probe) => {
+    const exchange = await transport(probe);
+    exchanges.push(exchange);
+    return exchange;
+  };
+  return { send, exchanges };
 }

@@ -21,9 +21,9 @@ import { checks } from '../checks/index.ts';
 import { discover } from '../discovery.ts';
 import { acceptProbes } from '../probes/accept.ts';
 import { createTransport } from '../http.ts';
-import { contextOf, mockTarget } from '../probes/test-target.ts';
+import { contextOf, mockTarget, recording } from '../probes/test-target.ts';
 import { runConformance } from '../runner.ts';
-import type { Exchange, ProbeContext, ScenarioSource, Send, Target } from '../types.ts';
+import type { Exchange, ProbeContext, ScenarioSource, Target } from '../types.ts';
 import { dnsUpdateScenarios } from './dns.ts';
 import { EMBEDDED_BUDGET, LIVE_BUDGET, type StateBudget } from './property.ts';
 import { sftpRemoveScenarios } from './sftp.ts';
@@ -59,12 +59,7 @@ async function runOn(rule: RuleId, options: { variant?: Variant; layout?: Layout
     const { scenarios, skipped } = sources[rule]!({ ...FAST, ...options.budget })(context);
     expect(skipped).toEqual([]);
     expect(scenarios).toHaveLength(1);
-    const exchanges: Exchange[] = [];
-    const send: Send = async (probe) => {
-      const exchange = await transport(probe);
-      exchanges.push(exchange);
-      return exchange;
-    };
+    const { send, exchanges } = recording(transport);
     const outcome = await scenarios[0]!.run(send);
     const ran = { outcome, exchanges, mock, target };
     await then?.(ran);

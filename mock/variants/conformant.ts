@@ -56,6 +56,8 @@ const letterActions: Hooks = {
     return ackLater(endpoint, response);
   },
 };
+/** The letter side of every conflict at once: faults only `--strict` catches are built on it. */
+export const letterOfTheTables: Hooks = combine(letterDnsRead, letterCdnEdge, letterThemes, letterActions);
 
 /**
  * Throttling decided before anything is done: a throttled request is not acted on (it goes no
@@ -147,7 +149,7 @@ export const conformantVariants: readonly Variant[] = [
   conformant('letter-cdn-edge-no-400', 'CONFLICT-CDN-CLEAR-400 and CONFLICT-EDGE-CACHE-400, letter side: invalid bodies are acknowledged (202) and fail later.', letterCdnEdge),
   conformant('letter-themes-body-ignored', 'CONFLICT-THEMES-BODY-400, letter side: the themes list ignores a body it cannot parse.', letterThemes),
   conformant('letter-actions-unknown-ids', 'CONFLICT-ACTION-UNKNOWN-RESOURCE, letter side: actions naming unknown ids answer 400 where listed, else 202.', letterActions),
-  conformant(LETTER_VARIANT, 'The letter of the per-endpoint tables on every conflict at once (what `conform --strict` runs the embedded mock as).', combine(letterDnsRead, letterCdnEdge, letterThemes, letterActions)),
+  conformant(LETTER_VARIANT, 'The letter of the per-endpoint tables on every conflict at once (what `conform --strict` runs the embedded mock as).', letterOfTheTables),
   conformant('reading-malformed-ids-400', 'CONFLICT-READ-MALFORMED-ID, reading side: non-UUID path ids on reads answer 400.', {
     respond: (endpoint, request, response) => {
       if (!endpoint || endpoint.effect !== 'read' || response.status !== 404) return response;

@@ -61,6 +61,10 @@ const failOnUnicode = (name: EndpointName, fields: readonly string[]): Hooks => 
 export const acceptanceFaults: readonly Variant[] = [
   fault('search-replace-unicode-500', 'NO-SERVER-ERROR', 'searchAndReplace', 'Search and replace answers 500 to non-ASCII search text.', failOnUnicode('searchAndReplace', ['search', 'replace'])),
   fault('create-user-unicode-500', 'NO-SERVER-ERROR', 'createWpAdminUser', 'wpa-create-user answers 500 to non-ASCII names.', failOnUnicode('createWpAdminUser', ['first_name', 'last_name'])),
+  fault('json-charset-refused-run-wp-cli-command', 'INPUT-ACCEPT', 'runWpCliCommand', 'The command runner refuses a body labelled `application/json; charset=utf-8` (the same media type) with 400.', {
+    respond: (endpoint, request, response) =>
+      endpoint?.name === 'runWpCliCommand' && String(request.headers['content-type'] ?? '').includes(';') ? { status: 400, body: { message: 'Content-Type must be application/json', status: 400 } } : response,
+  }),
   fault('dns-update-valid-refused', 'INPUT-ACCEPT', 'updateDnsRecords', 'A valid DNS update is refused with 400.', judge('updateDnsRecords', (_b, r) => r ?? refuse('refused'))),
   fault('edge-caching-valid-500', 'NO-SERVER-ERROR', 'setEdgeCachingStatus', 'Switching edge caching off answers 500.', judge('setEdgeCachingStatus', (b, r) => r ?? (b.enabled === false ? new HttpError(500) : undefined))),
 ];

@@ -10,6 +10,7 @@ import { authFaults } from './faults-auth.ts';
 import { notFoundFaults, schemaFaults } from './faults-data.ts';
 import { acceptanceFaults, inputFaults, limitFaults } from './faults-input.ts';
 import { stateFaults } from './faults-state.ts';
+import { isolationFaults } from './faults-isolation.ts';
 import { ackFaults, contentTypeFaults, errorBodyFaults, operationIdFaults, statusSetFaults, transportFaults } from './faults-wire.ts';
 
 /** The reference mock in each layout: conformant servers laid out differently from ours. */
@@ -24,6 +25,7 @@ const families: readonly Variant[] = [
   ...operationIdFaults,
   ...schemaFaults,
   ...notFoundFaults,
+  ...isolationFaults,
   ...limitFaults,
   ...inputFaults,
   ...acceptanceFaults,
