@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
+import { isMainThread } from 'node:worker_threads';
 import { conformFlags } from '../conformance/flags.ts';
 import { diffFlags } from '../diff/flags.ts';
 import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
@@ -33,7 +34,7 @@ const commands: readonly Command[] = [
   {
     name: 'mock',
     summary: 'run the reference mock server (prints one JSON line with its URL and test keys)',
-    usage: 'mock [--host HOST] [--port PORT] [--fault NAME] [--layout NAME] [--unmarked-fields optional|required] [--log text|json] [--rate-limit N/WINDOW]',
+    usage: 'mock [--host HOST] [--port PORT] [--fault NAME] [--layout NAME] [--unmarked-fields optional|required] [--log text|json|off] [--rate-limit N/WINDOW]',
     flags: [
       '--host HOST   address to listen on (default 127.0.0.1)',
       '--port PORT   port to listen on, 0 for any free port (default 4010)',
@@ -41,8 +42,9 @@ const commands: readonly Command[] = [
       `--layout NAME arrange the data and timing as another server might: ${layouts.map((l) => l.name).join(', ')}`,
       '--unmarked-fields optional|required  body fields the document does not mark: optional (default) accepts them',
       '              omitted, with an X-Contract-Warning header naming them; required refuses them with 400',
-      '--log text|json  request log on stderr: method, path, status, duration, body (secrets redacted), warnings;',
-      '              json: one object per line (default text)',
+      '--log text|json|off  request log on stderr: method, path, status, duration, body (secrets redacted), warnings;',
+      '              json: one object per line; off: none (default text). Written in batches, never waited on:',
+      '              lines a slow reader cannot take are dropped, and a line says how many',
       '--rate-limit N/WINDOW  a token bucket per key (120/60s, 120/1m, 20/s): past it, 429 with Retry-After; every',
       '              answer carries RateLimit-Policy and RateLimit (the IETF draft), for testing a client\'s 429 handling',
       '',
@@ -192,4 +194,7 @@ function usageError(message: string, sanitizer: Sanitizer, command?: Command): n
   return 2;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// The same launcher starts the self-test's worker threads: they run `conform` as asked, not argv.
+const worker = isMainThread ? undefined : await import('../conformance/self-test-worker.ts');
+if (worker?.isSelfTestWorker()) worker.serveSelfTestRuns();
+else process.exitCode = await main(process.argv.slice(2));

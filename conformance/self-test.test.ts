@@ -13,6 +13,7 @@ import { UsageError } from '../bin/command.ts';
 import type { Variant } from '../mock/variant.ts';
 import { catalogue } from '../mock/variants/index.ts';
 import { judgeVariant, parseShard, shardOf, summarize, type RunResult, type SelfTestReport } from './self-test.ts';
+import { WorkerPool } from './self-test-worker.ts';
 
 const fault: Variant = { name: 'f', kind: 'fault', rule: 'ACK-202', endpoint: 'clearCdnCache', description: '', hooks: {} };
 const conformant: Variant = { name: 'c', kind: 'conformant', description: '', hooks: {} };
@@ -148,4 +149,26 @@ describe('self-test --shard, as a user runs it', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the worker pool', () => {
+  it('runs conform in a worker, ends a run that outlives its time with its worker, and carries on with a fresh one', async () => {
+    const pool = new WorkerPool();
+    try {
+      // No run can finish in 20 ms (a worker takes longer than that to start).
+      const cut = await pool.run(['--mock-variant', 'letter-dns-read', '--reporter', 'json'], 20);
+      expect(cut).toEqual({ exitCode: null, stdout: '', stderr: '', error: 'no result within 20 ms' });
+      const [a, b] = await Promise.all([
+        pool.run(['--mock-variant', 'letter-dns-read', '--reporter', 'json', '--only', 'BASE-PATH'], 60_000),
+        pool.run(['--no-such-flag'], 60_000),
+      ]);
+      expect(a.exitCode).toBe(0);
+      expect((JSON.parse(a.stdout) as { ok: boolean }).ok).toBe(true);
+      // A usage error is the command's one line and exit 2, as the CLI gives it.
+      expect(b.exitCode).toBe(2);
+      expect(b.stderr).toMatch(/^hosted-site-contract conform: unknown option '--no-such-flag'/);
+    } finally {
+      await pool.close();
+    }
+  });
 });

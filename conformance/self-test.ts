@@ -1,23 +1,21 @@
 /**
  * `hosted-site-contract self-test` (npm run mutation): proves the suite. Every variant of the
  * mock's catalogue is checked by the real `conform` command with its default settings (only
- * `--mock-variant` differs), in parallel processes. A fault is killed when the run fails with a
+ * `--mock-variant` differs), in parallel worker threads that each run one variant at a time
+ * through the command's own function (self-test-worker.ts). A fault is killed when the run fails with a
  * failure that broke the rule the fault breaks (among any others the same exchange broke), on
  * the operation where it shows; a conformant variant
  * passes when the run conforms. Exit 1 unless every fault is killed and nothing raises a false alarm.
  * `--shard i/n` runs one deterministic slice, so the jobs of a CI matrix share the catalogue.
  */
-import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { mapConcurrently } from './concurrently.ts';
+import { WorkerPool } from './self-test-worker.ts';
 import { catalogue } from '../mock/variants/index.ts';
 import type { Variant } from '../mock/variant.ts';
 import { endpoint, operation } from '../spec/queries.ts';
-
-const CLI = fileURLToPath(new URL('../bin/hosted-site-contract.js', import.meta.url));
 
 /** What one `conform` run against a variant showed. */
 export interface RunResult {
@@ -112,30 +110,19 @@ export function shardOf<T>(items: readonly T[], { index, count }: Shard): T[] {
   return items.filter((_, position) => position % count === index - 1);
 }
 
-/** Runs `conform --mock-variant NAME --reporter json` in its own process. */
-function runConform(variant: Variant, timeoutMs: number): Promise<RunResult> {
+/** Runs `conform --mock-variant NAME --reporter json` in one of the pool's workers. */
+async function runConform(pool: WorkerPool, variant: Variant, timeoutMs: number): Promise<RunResult> {
   const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'conform', '--mock-variant', variant.name, '--reporter', 'json', ...(variant.flags ?? [])], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      const ms = performance.now() - started;
-      try {
-        const report = JSON.parse(stdout) as { failures?: RunResult['failures'] };
-        resolve({ exitCode, failures: report.failures ?? [], ms });
-      } catch {
-        const lastLine = stderr.trim().split('\n').at(-1) ?? '';
-        resolve({ exitCode, failures: [], ms, error: exitCode === null ? `no result within ${timeoutMs} ms` : `no JSON report (${lastLine})` });
-      }
-    });
-  });
+  const run = await pool.run(['--mock-variant', variant.name, '--reporter', 'json', ...(variant.flags ?? [])], timeoutMs);
+  const ms = performance.now() - started;
+  if (run.error) return { exitCode: run.exitCode, failures: [], ms, error: run.error };
+  try {
+    const report = JSON.parse(run.stdout) as { failures?: RunResult['failures'] };
+    return { exitCode: run.exitCode, failures: report.failures ?? [], ms };
+  } catch {
+    const lastLine = run.stderr.trim().split('\n').at(-1) ?? '';
+    return { exitCode: run.exitCode, failures: [], ms, error: `no JSON report (${lastLine})` };
+  }
 }
 
 const MARK: Record<Verdict, string> = {
@@ -197,11 +184,17 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
 
   const started = performance.now();
   let done = 0;
-  const results = await mapConcurrently(chosen, jobs, async (v) => {
-    const r = judgeVariant(v, await runConform(v, 120_000));
-    process.stderr.write(`[${++done}/${chosen.length}] ${MARK[r.verdict]} ${r.name} (${(r.ms / 1000).toFixed(1)} s)\n`);
-    return r;
-  });
+  const pool = new WorkerPool();
+  let results: VariantResult[];
+  try {
+    results = await mapConcurrently(chosen, jobs, async (v) => {
+      const r = judgeVariant(v, await runConform(pool, v, 120_000));
+      process.stderr.write(`[${++done}/${chosen.length}] ${MARK[r.verdict]} ${r.name} (${(r.ms / 1000).toFixed(1)} s)\n`);
+      return r;
+    });
+  } finally {
+    await pool.close();
+  }
   const report: SelfTestReport = { ...(shard ? { shard: { ...shard, variants: chosen.length, of: selected.length } } : {}), ...summarize(results) };
   console.log(renderTable(report));
   console.log(`${chosen.length} variants in ${((performance.now() - started) / 1000).toFixed(1)} s with ${jobs} parallel runs`);

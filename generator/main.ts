@@ -13,8 +13,8 @@ import { parseFlags, UsageError } from '../bin/command.ts';
 import { api } from '../spec/api.ts';
 import { documentPath } from '../spec/document.ts';
 import type { Api } from '../spec/model.ts';
+import { FINGERPRINT_FILE, fingerprintOf, recordedFingerprint } from './fingerprint.ts';
 import { bannerLines, type GeneratedFile } from './output.ts';
-import { generateAll } from './outputs.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export const defaultOutDir = join(repoRoot, 'generated');
@@ -141,6 +141,16 @@ export async function runGenerate(args: readonly string[]): Promise<number> {
     `Review the model: copy the document over ${shown(documentPath)}, update spec/ to match it, then run: ${REGENERATE}`,
   ];
 
+  // Nothing generation reads has changed since `generate` wrote these files, nor have they:
+  // up to date without loading the generator (ts-morph).
+  if (flags.check && !documentChanged && recordedFingerprint(outDir) === fingerprintOf(outDir)) {
+    const files = [...(await readTree(outDir)).keys()].filter((path) => path !== FINGERPRINT_FILE).length;
+    console.log(`${outShown} is up to date with the model (${files} files, checked by the fingerprint of their inputs in ${Math.round(performance.now() - started)} ms)`);
+    if (!existsSync(sourceDocument)) console.log(`note: ${shown(sourceDocument)} not found; the model's copy ${shown(documentPath)} was not compared with it`);
+    return 0;
+  }
+
+  const { generateAll } = await import('./outputs.ts');
   const expected = generateAll(api);
   const drift = compareTree(expected, await readTree(outDir));
 
@@ -163,6 +173,7 @@ export async function runGenerate(args: readonly string[]): Promise<number> {
   }
 
   await applyDrift(outDir, expected, drift);
+  await writeFile(join(outDir, FINGERPRINT_FILE), `${fingerprintOf(outDir)}\n`);
   const ms = Math.round(performance.now() - started);
   const count = (kind: DriftKind) => drift.filter((d) => d.kind === kind).length;
   const written = count('stale') + count('missing');

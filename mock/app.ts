@@ -22,6 +22,7 @@ import { siteHandlers } from './handlers/sites.ts';
 import { DEFAULT_UNMARKED_FIELDS, MAX_BODY_BYTES, MOCK_EXP_INTERVALS, watchesUnmarkedFields, type UnmarkedFields } from './policy.ts';
 import { matchRoute, missedRoute } from './router.ts';
 import { DEFERRABLE_EFFECTS, type Store } from './store.ts';
+import type { CompanySeed } from './fixtures.ts';
 
 export const handlers: Handlers = { ...companyHandlers, ...domainHandlers, ...siteHandlers, ...environmentHandlers };
 
@@ -42,6 +43,47 @@ export interface MockResponse {
   readonly headers?: Readonly<Record<string, string | undefined>>;
   /** The endpoint that answered, for logs; undefined when none matched. */
   readonly endpoint?: Endpoint;
+  /** `body` as JSON text, when the pipeline serialised it already (a read it keeps, `ReadCache`). */
+  readonly text?: string;
+}
+
+/** Reads kept per state of the store at most; past it the cache starts over (bounded memory). */
+const READS_KEPT = 512;
+
+/**
+ * The reference mock's answers to reads, serialised once per state of the store: a read without
+ * a body answers from the company asking, the URL, the content type and the store only (no
+ * handler of a read looks at the clock or draws a number), so until `Store.version` moves the
+ * same read answers the same bytes. Only 200s are kept.
+ */
+class ReadCache {
+  readonly #store: Store;
+  readonly #answers = new Map<string, MockResponse>();
+  #version: number;
+
+  constructor(store: Store) {
+    this.#store = store;
+    this.#version = store.version;
+  }
+
+  #current(): Map<string, MockResponse> {
+    if (this.#version !== this.#store.version || this.#answers.size >= READS_KEPT) {
+      this.#answers.clear();
+      this.#version = this.#store.version;
+    }
+    return this.#answers;
+  }
+
+  /** `key`: what the answer depends on besides the store (`readKey`). */
+  get(key: string): MockResponse | undefined {
+    return this.#current().get(key);
+  }
+
+  keep(key: string, response: MockResponse): MockResponse {
+    const kept = { ...response, text: JSON.stringify(response.body) };
+    this.#current().set(key, kept);
+    return kept;
+  }
 }
 
 const BEARER = /^bearer +([^\s]+) *$/i; // RFC 7235 §2.1: the scheme name is case-insensitive
@@ -97,9 +139,17 @@ function namedQueryProblem(endpoint: Endpoint, problem: Problem, unknown: readon
 }
 
 function isJsonContentType(header: string | string[] | undefined): boolean {
-  if (header === undefined) return true;
+  if (header === undefined || header === 'application/json') return true;
   const type = String(header).split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+const fieldNames = new WeakMap<Endpoint, readonly string[]>();
+/** The names of the endpoint's body fields, listed once. */
+function bodyFieldNames(endpoint: Endpoint): readonly string[] {
+  let names = fieldNames.get(endpoint);
+  if (!names) fieldNames.set(endpoint, (names = (endpoint.body ?? []).map((f) => f.name)));
+  return names;
 }
 
 /** A body as read: the parsed object, its problems, and what a client author should be told of it. */
@@ -140,7 +190,7 @@ function readBody(endpoint: Endpoint, request: MockRequest, unmarked: UnmarkedFi
   if (endpoint.name === 'updateDnsRecords' && typeof recordName === 'string' && !formatRegex.hostname.test(recordName)) {
     problems.push({ path: '/name', problem: 'must be a host name' });
   }
-  const unknown = unknownFieldsWarning(Object.keys(parsed), endpoint.body.map((f) => f.name));
+  const unknown = unknownFieldsWarning(Object.keys(parsed), bodyFieldNames(endpoint));
   return { body: parsed, problems, ...(unmarked === 'optional' && absent.length ? { omitted: omittedFieldsWarning(absent) } : {}), ...(unknown ? { unknown } : {}) };
 }
 
@@ -190,6 +240,8 @@ export interface AppOptions {
   readonly effectDelayMs?: number;
   /** Whether actions may omit body fields the document does not mark (UNK-BODY-MARKING); default `optional`. */
   readonly unmarkedFields?: UnmarkedFields;
+  /** Whether the reference mock answers a repeated read from what it serialised (`ReadCache`); default true. */
+  readonly keepReads?: boolean;
 }
 
 /** The store as handlers see it when effects are deferred: the same, but observable changes wait (the timer never keeps the process alive). */
@@ -214,24 +266,79 @@ function deferringEffects(store: Store, delayMs: number): Store {
   });
 }
 
+const NONE: readonly string[] = [];
+
+/** The headers that carry a request's warnings, if any. */
+const warningHeaders = (warnings: readonly string[]): { headers?: Record<string, string> } =>
+  warnings.length ? { headers: { [WARNING_HEADER]: joinWarnings(warnings) } } : {};
+
+/** A request's path and query, the way `URL` reads them; a plain path (the usual one) without parsing it. */
+interface Target {
+  readonly pathname: string;
+  readonly searchParams: URLSearchParams;
+}
+
+/**
+ * Paths of letters, digits, `/`, `_` and `-` only, not starting `//` (which `URL` reads as a
+ * host): what `URL` would leave exactly as they are.
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9/_-]*$/;
+
+/** The query of every request without one: read, never changed. */
+const NO_QUERY = new URLSearchParams();
+
+function parseTarget(target: string): Target {
+  const query = target.indexOf('?');
+  const pathname = query < 0 ? target : target.slice(0, query);
+  if (PLAIN_PATH.test(pathname)) {
+    if (query < 0) return { pathname, searchParams: NO_QUERY };
+    const search = target.slice(query + 1);
+    // A fragment is not sent in a request target, but a raw client may: the URL parser drops it.
+    return { pathname, searchParams: new URLSearchParams(search.includes('#') ? search.slice(0, search.indexOf('#')) : search) };
+  }
+  try {
+    return new URL(target, 'http://mock.invalid');
+  } catch {
+    throw notFound('path');
+  }
+}
+
+/** What a handler receives (handler.ts); a class, so a request costs no closure of its own. */
+class HandlerContext implements Context<EndpointName> {
+  constructor(
+    readonly store: Store,
+    /** The store without deferred effects, where operations are recorded. */
+    private readonly records: Store,
+    private readonly endpoint: Endpoint,
+    readonly company: CompanySeed,
+    readonly params: never,
+    readonly query: never,
+    readonly body: never,
+  ) {}
+
+  acknowledge(target: string | undefined, details: object = {}, message = IN_PROGRESS): never {
+    const success = this.endpoint.success;
+    if (success.kind !== 'ack') throw new Error(`${this.endpoint.name} is not an acknowledged action`);
+    const ack = acknowledgementOf(success.operationKind, message);
+    this.records.record({ operation_id: ack.operation_id, kind: success.operationKind, companyId: this.company.id, target, details: withoutSecrets(details) });
+    return ack as never;
+  }
+}
+
 export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions = {}): (request: MockRequest) => MockResponse {
   const handlerStore = options.effectDelayMs ? deferringEffects(store, options.effectDelayMs) : store;
   const base = `${api.basePath}/`;
   const reference = Object.keys(hooks).length === 0;
+  // Variants keep state of their own (counters, faults that vary): only the reference mock keeps reads.
+  const reads = reference && options.keepReads !== false ? new ReadCache(store) : undefined;
   const unmarked = options.unmarkedFields ?? DEFAULT_UNMARKED_FIELDS;
   const effective: Handlers = { ...handlers, ...hooks.handlers };
   const run = (request: MockRequest): MockResponse => {
     let endpoint: Endpoint | undefined;
     /** What a client author should be told of the body read, whether or not the request then succeeds. */
     let warnings: readonly string[] = [];
-    const warned = () => (warnings.length ? { headers: { [WARNING_HEADER]: joinWarnings(warnings) } } : {});
     try {
-      let url: URL;
-      try {
-        url = new URL(request.url, 'http://mock.invalid');
-      } catch {
-        throw notFound('path');
-      }
+      const url = parseTarget(request.url);
       const route = url.pathname.startsWith(base) ? matchRoute(request.method, url.pathname.slice(base.length - 1)) : undefined;
       endpoint = route?.endpoint;
       // Authentication comes before any 404, so nothing is revealed to a caller without a key.
@@ -251,12 +358,13 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       try {
         const read = readQuery(endpoint, url.searchParams);
         const sent = readBody(endpoint, request, unmarked);
-        warnings = sent.unknown ? [sent.unknown] : [];
-        const problems = [...read.problems, ...sent.problems];
-        if (problems.length) throw invalid(read.problems.length ? (sent.problems.length ? 'query and body' : 'query parameters') : 'body', problems);
+        warnings = sent.unknown ? [sent.unknown] : NONE;
+        if (read.problems.length || sent.problems.length) {
+          throw invalid(read.problems.length ? (sent.problems.length ? 'query and body' : 'query parameters') : 'body', [...read.problems, ...sent.problems]);
+        }
         ({ query } = read);
         body = sent.body;
-        warnings = [sent.omitted, sent.unknown].filter((w): w is string => w !== undefined);
+        if (sent.omitted !== undefined || sent.unknown !== undefined) warnings = [sent.omitted, sent.unknown].filter((w): w is string => w !== undefined);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         refusal = error;
@@ -270,34 +378,46 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
           query = Object.fromEntries(url.searchParams);
         }
       } else if (refusal) throw refusal;
-      const success = endpoint.success;
-      const context: Context<EndpointName> = {
-        store: handlerStore,
-        company,
-        params: route.params as never,
-        query: query as never,
-        body: body as never,
-        acknowledge: (target, details = {}, message = IN_PROGRESS) => {
-          if (success.kind !== 'ack') throw new Error(`${endpoint!.name} is not an acknowledged action`);
-          const ack = acknowledgementOf(success.operationKind, message);
-          store.record({ operation_id: ack.operation_id, kind: success.operationKind, companyId: company.id, target, details: withoutSecrets(details) });
-          return ack as never;
-        },
-      };
+      const context = new HandlerContext(handlerStore, store, endpoint, company, route.params as never, query as never, body as never);
       const handler = effective[endpoint.name as EndpointName] as (c: Context<EndpointName>) => unknown;
       const answer = handler(context);
-      return { status: success.kind === 'ack' ? 202 : 200, body: answer, endpoint, ...warned() };
+      return { status: endpoint.success.kind === 'ack' ? 202 : 200, body: answer, endpoint, ...warningHeaders(warnings) };
     } catch (error) {
       if (error instanceof HttpError) {
         if (reference && endpoint && !mockErrorStatuses(endpoint).includes(error.status)) throw new Error(`mock bug: ${error.status} on ${endpoint.name}`);
-        return { status: error.status, body: renderError(error), endpoint, ...warned() };
+        return { status: error.status, body: renderError(error), endpoint, ...warningHeaders(warnings) };
       }
       throw error;
     }
   };
   const respond = hooks.respond;
-  return respond ? (request) => {
-    const response = run(request);
-    return respond(response.endpoint, request, response);
-  } : run;
+  if (respond) {
+    return (request) => {
+      const response = run(request);
+      return respond(response.endpoint, request, response);
+    };
+  }
+  return reads ? (request) => answerKeepingReads(reads, store, run, request) : run;
 }
+
+/** `run`'s answer, a read's from the cache while the store is unchanged; every other request may change it. */
+function answerKeepingReads(reads: ReadCache, store: Store, run: (request: MockRequest) => MockResponse, request: MockRequest): MockResponse {
+  if (request.method !== 'GET') {
+    const response = run(request);
+    // Through the store or a field of what it acts on, and whether or not it was refused.
+    store.changed();
+    return response;
+  }
+  // A read with a body (wp-themes takes one) answers what the body says: not kept.
+  if (request.body.length > 0 || request.tooLarge) return run(request);
+  const company = authenticate(store, request.headers.authorization);
+  if (!company) return run(request);
+  // Besides the key and the URL, a read looks at one header: the content type of a body it may take.
+  const key = readKey(company.id, request);
+  const kept = reads.get(key);
+  if (kept) return kept;
+  const response = run(request);
+  return response.status === 200 ? reads.keep(key, response) : response;
+}
+
+const readKey = (companyId: string, request: MockRequest): string => `${companyId} ${String(request.headers['content-type'] ?? '')} ${request.url}`;

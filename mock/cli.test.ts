@@ -21,14 +21,18 @@ interface Run {
   readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly stdout: () => string;
   readonly stderr: () => string;
+  /** Starts reading stderr, for a run started with `holdStderr`. */
+  readonly readStderr: () => void;
 }
 
-function runMockCli(args: readonly string[], env: Readonly<Record<string, string>> = {}): Run {
+/** `holdStderr`: nobody reads the mock's stderr until `readStderr` (a log reader that stalls). */
+function runMockCli(args: readonly string[], env: Readonly<Record<string, string>> = {}, options: { holdStderr?: boolean } = {}): Run {
   const child = spawn(process.execPath, ['bin/hosted-site-contract.js', 'mock', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const readStderr = () => void child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  if (!options.holdStderr) readStderr();
   const exit = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
   const firstLine = new Promise<string>((resolve, reject) => {
     const check = () => {
@@ -39,7 +43,7 @@ function runMockCli(args: readonly string[], env: Readonly<Record<string, string
     void exit.then(({ code }) => reject(new Error(`the mock exited (${code}) before printing a line; stderr: ${stderr}`)));
   });
   firstLine.catch(() => {}); // runs that are meant to fail never read it
-  return { child, firstLine, exit, stdout: () => stdout, stderr: () => stderr };
+  return { child, firstLine, exit, stdout: () => stdout, stderr: () => stderr, readStderr };
 }
 
 /** Stderr's lines, and that none of them is a stack frame. */
@@ -77,6 +81,46 @@ describe('hosted-site-contract mock', () => {
       expect(log).toMatch(/^mock stopped$/m);
       expect(log).not.toContain(info.apiKey);
       expect(log).not.toContain(info.otherApiKey);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+
+  it('--log off writes no request line, only that it stopped', async () => {
+    const run = runMockCli(['--port', '0', '--log', 'off']);
+    try {
+      const info = JSON.parse(await run.firstLine) as Record<string, string>;
+      const response = await fetch(`${info.url}/validate`, { headers: { authorization: `Bearer ${info.apiKey}` } });
+      expect(response.status).toBe(200);
+      run.child.kill('SIGTERM');
+      expect((await run.exit).code).toBe(0);
+      expect(run.stderr()).toBe('mock stopped\n');
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+
+  it('keeps answering while nobody reads its log, drops lines past its cap and says how many', async () => {
+    const run = runMockCli(['--port', '0'], {}, { holdStderr: true });
+    try {
+      const info = JSON.parse(await run.firstLine) as Record<string, string>;
+      // Each request leaves a ~3.5 KB line: 600 of them are twice what the pipe and the cap hold.
+      const body = JSON.stringify({ note: 'n'.repeat(3500) });
+      const statuses = new Set<number>();
+      for (let i = 0; i < 600; i++) {
+        const response = await fetch(`${info.url}/validate`, { method: 'POST', headers: { authorization: `Bearer ${info.apiKey}`, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) });
+        await response.arrayBuffer();
+        statuses.add(response.status);
+      }
+      expect([...statuses]).toEqual([404]);
+      run.readStderr();
+      run.child.kill('SIGTERM');
+      expect((await run.exit).code).toBe(0);
+      const dropped = /^log: (\d+) line\(s\) dropped: the log's reader was slower than the requests$/m.exec(run.stderr());
+      expect(dropped, run.stderr().slice(-500)).not.toBeNull();
+      const logged = run.stderr().split('\n').filter((line) => line.startsWith('POST /v2/validate 404 ')).length;
+      expect(logged + Number(dropped![1])).toBe(600);
+      expect(run.stderr()).toMatch(/^mock stopped$/m);
     } finally {
       run.child.kill('SIGKILL');
     }

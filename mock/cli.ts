@@ -1,12 +1,13 @@
 /** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM. */
 import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
-import type { SanitizedStream, Sanitizer } from '../sanitize/sanitizer.ts';
+import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { parseRateLimit } from './rate-limit.ts';
 import { startMock } from './server.ts';
 import { catalogue } from './variants/index.ts';
 import { layouts } from './layouts.ts';
 import { UNMARKED_FIELDS_CHOICES } from './policy.ts';
-import { LOG_FORMATS } from './request-log.ts';
+import { LOG_CHOICES } from './request-log.ts';
+import { fdSink } from './log-sink.ts';
 
 export function parsePort(text: string | undefined): number {
   if (text === undefined) return 4010;
@@ -25,31 +26,15 @@ const listenErrors: Readonly<Record<string, string>> = {
 };
 
 /**
- * A log that writes its lines once per turn of the event loop: a burst of requests costs one
- * system call, not one each (stderr to a file or /dev/null is written synchronously).
- */
-function batchedLog(stream: SanitizedStream) {
-  let pending = '';
-  const flush = () => {
-    if (pending) stream.write(pending);
-    pending = '';
-  };
-  const write = (line: string) => {
-    if (!pending) setImmediate(flush);
-    pending += `${line}\n`;
-  };
-  return { write, flush };
-}
-
-/**
- * Runs the mock until a signal. The log is sanitized by the mock (its fixtures' secrets) and,
- * when the dispatcher passes its `sanitizer`, by that too (the keys of the command line and the
- * environment). A listen failure is the environment's, not a failed check: `SetupError`, exit 2.
+ * Runs the mock until a signal. The log goes to stderr through one sanitizer: the mock's (its
+ * fixtures' secrets) joined with the dispatcher's `sanitizer` (the keys of the command line and
+ * the environment); batched, asynchronous and bounded (log-sink.ts). A listen failure is the
+ * environment's, not a failed check: `SetupError`, exit 2.
  */
 export async function runMock(args: readonly string[], sanitizer?: Sanitizer): Promise<number> {
   const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' }, 'unmarked-fields': { type: 'string' }, log: { type: 'string' }, 'rate-limit': { type: 'string' } });
   const unmarkedFields = oneOf('--unmarked-fields', flags['unmarked-fields'], UNMARKED_FIELDS_CHOICES);
-  const logFormat = oneOf('--log', flags.log, LOG_FORMATS);
+  const logChoice = oneOf('--log', flags.log, LOG_CHOICES);
   const host = flags.host ?? '127.0.0.1';
   const port = parsePort(flags.port);
   const variant = flags.fault === undefined ? undefined : catalogue.find((v) => v.name === flags.fault);
@@ -59,10 +44,10 @@ export async function runMock(args: readonly string[], sanitizer?: Sanitizer): P
   }
   const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
   if (flags['rate-limit'] !== undefined && !rateLimit) throw new UsageError(`--rate-limit needs requests per window, such as 120/60s, 120/1m or 20/s, not '${flags['rate-limit']}'`);
-  const log = batchedLog(sanitizer ? sanitizer.writer(process.stderr) : process.stderr);
+  const log = logChoice === 'off' ? undefined : fdSink(process.stderr.fd);
   let mock;
   try {
-    mock = await startMock({ host, port, ...(variant ? { variant } : {}), ...(flags.layout !== undefined ? { layout: flags.layout } : {}), log: log.write, ...(unmarkedFields ? { unmarkedFields } : {}), ...(logFormat ? { logFormat } : {}), ...(rateLimit ? { rateLimit } : {}) });
+    mock = await startMock({ host, port, ...(variant ? { variant } : {}), ...(flags.layout !== undefined ? { layout: flags.layout } : {}), ...(log ? { log: log.write, logFormat: logChoice === 'json' ? 'json' : 'text' } : {}), ...(sanitizer ? { sanitizer } : {}), ...(unmarkedFields ? { unmarkedFields } : {}), ...(rateLimit ? { rateLimit } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new SetupError(`cannot listen on ${host}:${port}: ${(code && listenErrors[code]) ?? (error as Error).message}${code ? ` (${code})` : ''}`);
@@ -75,7 +60,9 @@ export async function runMock(args: readonly string[], sanitizer?: Sanitizer): P
     process.once('SIGTERM', stop);
   });
   await mock.close();
-  log.flush();
+  // A reader that stopped reading cannot be written to, not even this last line: the process
+  // leaves without it rather than wait (a write still in flight would keep it alive).
+  if (log && !(await log.close())) process.exit(0);
   process.stderr.write('mock stopped\n');
   return 0;
 }

@@ -19,3 +19,12 @@ export type Handler<N extends EndpointName> = (context: Context<N>) => Endpoints
 
 export type Handlers = { readonly [N in EndpointName]: Handler<N> };
 export type HandlerGroup<N extends EndpointName> = { readonly [K in N]: Handler<K> };
+
+/**
+ * `context` with some of its parts changed, for variants that run a handler on other data. The
+ * pipeline's context keeps `acknowledge` on its prototype (no closure per request): a spread
+ * would lose it, so it is carried over here, bound to the original.
+ */
+export function derivedContext<N extends EndpointName>(context: Context<N>, changes: Partial<Omit<Context<N>, 'acknowledge'>>): Context<N> {
+  return { ...context, acknowledge: context.acknowledge.bind(context), ...changes };
+}

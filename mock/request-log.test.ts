@@ -8,6 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
 import { escapeRegex, fillPath, secretFieldNames } from '../spec/queries.ts';
+import { keySecret, Sanitizer } from '../sanitize/sanitizer.ts';
+import { RequestLog } from './request-log.ts';
 import { startMock, type RunningMock } from './server.ts';
 
 let mock: RunningMock;
@@ -147,5 +149,39 @@ describe('--log json', () => {
     });
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(/^POST \S+ 202 .* warning: omitted body field notified_user_id\b/);
+  });
+});
+
+describe('parts sanitized once per value', () => {
+  it('a key sent as a body field name is hidden, on every repeat of the request', async () => {
+    for (let i = 0; i < 3; i++) {
+      const logged = await logOf('/validate', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${mock.fixtures.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ [mock.fixtures.otherApiKey]: 1 }),
+      });
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toContain('[redacted HSC_OTHER_API_KEY]');
+      expect(logged[0]).not.toContain(mock.fixtures.otherApiKey);
+    }
+  });
+
+  it('a part kept from before a secret was learned is sanitized again once it is', () => {
+    const sanitizer = new Sanitizer();
+    const log = new RequestLog(sanitizer, 'text');
+    const secret = 'learned-later-0123456789';
+    const entry = { method: 'GET', path: `/v2/sites/${secret}`, status: 404, request: { method: 'GET', url: `/v2/sites/${secret}`, headers: {}, body: Buffer.from(JSON.stringify({ note: secret })) } };
+    expect(log.line(entry)).toContain(secret);
+    sanitizer.add(keySecret(secret, 'HSC_LATER'));
+    const line = log.line(entry);
+    expect(line).not.toContain(secret);
+    expect(line).toBe('GET /v2/sites/[redacted HSC_LATER] 404 body={"note":"[redacted HSC_LATER]"}');
+  });
+
+  it('a method the mock does not know is the client\'s text, sanitized like a path', () => {
+    const secret = 'METHODSECRET0123456789';
+    const log = new RequestLog(new Sanitizer([keySecret(secret, 'HSC_M')]), 'json');
+    const line = log.line({ method: secret, path: '/v2/x', status: 404 });
+    expect(JSON.parse(line)).toEqual({ method: '[redacted HSC_M]', path: '/v2/x', status: 404 });
   });
 });

@@ -1,24 +1,20 @@
 /**
- * The mock's request log: one entry per request (method, path, status, duration, the body as
- * JSON, the warning a client author should see), written as a readable line or as JSON. Entries
- * are sanitized by the server (mock/server.ts) before they are formatted.
+ * The mock's request log: one line per request (method, path, status, duration, the body as
+ * JSON, the warning a client author should see), readable text or one JSON object per line.
+ *
+ * Every part a client chose (method, path, body, warning) passes the project's one sanitizer;
+ * the parts the mock writes itself (status, duration) hold nothing to search. A client part is
+ * sanitized once per distinct value and the result kept (`RequestLog`): a client repeating a
+ * request repeats its line's parts, and scanning each for every form of every secret was most
+ * of the mock's time per request.
  */
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
-import { parseJsonBody, WARNING_HEADER, type MockRequest, type MockResponse } from './app.ts';
+import { WARNING_HEADER, type MockRequest, type MockResponse } from './app.ts';
 
 export type LogFormat = 'text' | 'json';
-export const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
-
-export interface RequestLogEntry {
-  readonly method: string;
-  /** Without the query string: query values are never logged. */
-  readonly path: string;
-  readonly status: number;
-  readonly durationMs?: number;
-  /** The request body as parsed JSON, or a note of its size when it is not JSON or too long to show. */
-  readonly body?: unknown;
-  readonly warning?: string;
-}
+/** `--log`: `off` builds no line at all. */
+export const LOG_CHOICES = ['off', 'text', 'json'] as const;
+export type LogChoice = (typeof LOG_CHOICES)[number];
 
 /**
  * Names that say "secret" whatever the document marks: a client author's own fields (`password`,
@@ -42,38 +38,129 @@ export function withSecretNamesHidden(body: unknown, depth = 0): unknown {
 
 /** Bodies longer than this are logged by size only: cutting one could cut a secret the sanitizer would no longer know. */
 const SHOWN_BODY_BYTES = 4096;
+/** Distinct client parts whose sanitized form is kept; past it the memo starts over (bounded memory). */
+const MEMO_ENTRIES = 1024;
+/** Client parts longer than this are sanitized each time, never kept. */
+const MEMO_MAX_CHARS = SHOWN_BODY_BYTES;
+/** Methods the mock knows are words of HTTP, not a client's text; any other is sanitized like a path. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function loggedBody(request: MockRequest): unknown {
+/** What one log line says: a request answered (`request` for its body) or an answer without one (CONNECT). */
+export interface LogEntry {
+  readonly method: string;
+  /** Without the query string: query values are never logged. */
+  readonly path: string;
+  readonly status: number;
+  readonly durationMs?: number;
+  readonly request?: MockRequest;
+  readonly warning?: string | undefined;
+}
+
+/** The entry for an answered request. */
+export const requestEntry = (request: MockRequest, response: MockResponse, durationMs: number): LogEntry => ({
+  method: request.method,
+  path: pathOnly(request.url),
+  status: response.status,
+  durationMs,
+  request,
+  warning: response.headers?.[WARNING_HEADER],
+});
+
+/** The path without the query string: logs never carry query values. */
+export const pathOnly = (url: string | undefined): string => {
+  const text = url ?? '/';
+  const query = text.indexOf('?');
+  return query < 0 ? text : text.slice(0, query);
+};
+
+/** The body as the log shows it: parsed JSON with secret-named values hidden, or a note of its size. */
+function shownBody(request: MockRequest): unknown {
   if (request.tooLarge) return '[body over the size cap, not kept]';
   const size = request.body.length;
-  if (size === 0) return undefined;
   if (size > SHOWN_BODY_BYTES) return `[${size} bytes, not shown]`;
-  const parsed = parseJsonBody(request);
-  // Text that is not JSON has no fields to redact by name: only its size is logged.
-  return parsed === undefined ? `[${size} bytes, not JSON]` : withSecretNamesHidden(parsed);
+  try {
+    return withSecretNamesHidden(JSON.parse(utf8.decode(request.body)));
+  } catch {
+    // Text that is not JSON has no fields to redact by name: only its size is logged.
+    return `[${size} bytes, not JSON]`;
+  }
 }
 
-/** The entry for an answered request; secrets are still in it (the server sanitizes every entry). */
-export function requestEntry(request: MockRequest, response: MockResponse, durationMs: number): RequestLogEntry {
-  const body = loggedBody(request);
-  const warning = response.headers?.[WARNING_HEADER];
-  return {
-    method: request.method,
-    path: request.url.split('?')[0]!,
-    status: response.status,
-    durationMs: Number(durationMs.toFixed(1)),
-    ...(body === undefined ? {} : { body }),
-    ...(warning ? { warning } : {}),
-  };
+/**
+ * Writes log lines through one sanitizer, in one format. Parts a client chose are sanitized as
+ * whole values (a body as its whole JSON text, keys included) and kept by value in a bounded
+ * memo that starts over when the sanitizer learns a secret.
+ */
+export class RequestLog {
+  readonly #sanitizer: Sanitizer;
+  readonly #format: LogFormat;
+  /** Sanitized client parts by what they are (a path and a body may read alike) and by value. */
+  readonly #memos = { method: new Map<string, string>(), path: new Map<string, string>(), body: new Map<string, string>(), warning: new Map<string, string>() };
+  #generation: number;
+
+  constructor(sanitizer: Sanitizer, format: LogFormat) {
+    this.#sanitizer = sanitizer;
+    this.#format = format;
+    this.#generation = sanitizer.generation;
+  }
+
+  /** One line for an entry, or for a note of the mock's own (an aborted request, a mock bug). */
+  line(entry: LogEntry | string): string {
+    if (typeof entry === 'string') return this.#format === 'json' ? this.#sanitizer.text(JSON.stringify({ note: entry })) : this.#sanitizer.oneLine(entry);
+    if (this.#generation !== this.#sanitizer.generation) {
+      for (const memo of Object.values(this.#memos)) memo.clear();
+      this.#generation = this.#sanitizer.generation;
+    }
+    const method = KNOWN_METHODS.has(entry.method) ? entry.method : this.#clean(this.#memos.method, entry.method);
+    const path = this.#clean(this.#memos.path, entry.path);
+    const request = entry.request;
+    const body = request && (request.body.length > 0 || request.tooLarge) ? this.#body(request) : undefined;
+    const warning = entry.warning ? this.#clean(this.#memos.warning, entry.warning) : undefined;
+    const duration = entry.durationMs === undefined ? undefined : entry.durationMs.toFixed(1);
+    if (this.#format === 'json') {
+      let line = `{"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${entry.status}`;
+      if (duration !== undefined) line += `,"durationMs":${Number(duration)}`;
+      if (body !== undefined) line += `,"body":${body}`;
+      if (warning !== undefined) line += `,"warning":${JSON.stringify(warning)}`;
+      return `${line}}`;
+    }
+    let line = `${method} ${path} ${entry.status}`;
+    if (duration !== undefined) line += ` ${duration}ms`;
+    if (body !== undefined) line += ` body=${body}`;
+    if (warning !== undefined) line += ` warning: ${warning}`;
+    return line;
+  }
+
+  /** A client's text, sanitized (on one line, for text); kept by value. */
+  #clean(memo: Map<string, string>, text: string): string {
+    let clean = memo.get(text);
+    if (clean === undefined) {
+      clean = this.#sanitized(text);
+      remember(memo, text, clean);
+    }
+    return clean;
+  }
+
+  #sanitized(text: string): string {
+    return this.#format === 'json' ? this.#sanitizer.text(text) : this.#sanitizer.oneLine(text);
+  }
+
+  /** The body's JSON text, sanitized whole (its keys are the client's text too); kept by its bytes. */
+  #body(request: MockRequest): string {
+    const key = request.tooLarge || request.body.length > MEMO_MAX_CHARS ? undefined : request.body.toString('latin1');
+    let shown = key === undefined ? undefined : this.#memos.body.get(key);
+    if (shown === undefined) {
+      shown = this.#sanitized(JSON.stringify(this.#sanitizer.value(shownBody(request))));
+      if (key !== undefined) remember(this.#memos.body, key, shown);
+    }
+    return shown;
+  }
 }
 
-/** One line of the log, sanitized whole once more; `oneLine` keeps a text line one line (JSON escapes by itself). */
-export function formatLogEntry(entry: RequestLogEntry | string, format: LogFormat, sanitizer: Sanitizer): string {
-  if (format === 'json') return sanitizer.text(JSON.stringify(typeof entry === 'string' ? { note: entry } : entry));
-  if (typeof entry === 'string') return sanitizer.oneLine(entry);
-  const parts = [entry.method, entry.path, String(entry.status)];
-  if (entry.durationMs !== undefined) parts.push(`${entry.durationMs.toFixed(1)}ms`);
-  if (entry.body !== undefined) parts.push(`body=${JSON.stringify(entry.body)}`);
-  if (entry.warning) parts.push(`warning: ${entry.warning}`);
-  return sanitizer.oneLine(parts.join(' '));
+/** Keeps `value` under `key` unless the key is too long; a full memo starts over. */
+function remember(memo: Map<string, string>, key: string, value: string): void {
+  if (key.length > MEMO_MAX_CHARS) return;
+  if (memo.size >= MEMO_ENTRIES) memo.clear();
+  memo.set(key, value);
 }

@@ -1,48 +1,72 @@
 /** Routing in one place: the model's path templates, compiled once, matched per request. */
 import { api } from '../spec/api.ts';
 import type { Endpoint } from '../spec/model.ts';
-import { escapeRegex } from '../spec/queries.ts';
 
 export interface Route {
   readonly endpoint: Endpoint;
   readonly params: Readonly<Record<string, string>>;
 }
 
+/**
+ * The templates as a tree of path segments: a literal segment's child by its text, a parameter's
+ * child for any other non-empty segment. A path is matched by walking it once; where both a
+ * literal and a parameter fit, both branches are followed, and the template with the most literal
+ * segments wins (`/sites/environments/...` is not `/sites/{site_id}/...`), as the document reads.
+ */
+interface Node {
+  readonly literals: Map<string, Node>;
+  param: Node | undefined;
+  /** Templates ending here, by method: the endpoint, its parameters' names, its literal count. */
+  readonly ends: Map<string, CompiledRoute>;
+}
+
 interface CompiledRoute {
   readonly endpoint: Endpoint;
-  readonly regex: RegExp;
   readonly names: readonly string[];
-  /** Literal segments win over parameters: `/sites/environments/...` is not `/sites/{site_id}`. */
   readonly literals: number;
 }
 
-function compile(endpoint: Endpoint): CompiledRoute {
-  const names: string[] = [];
+const newNode = (): Node => ({ literals: new Map(), param: undefined, ends: new Map() });
+const root = newNode();
+
+for (const endpoint of api.endpoints) {
   const segments = endpoint.path.split('/').slice(1);
-  const source = segments
-    .map((segment) => {
-      const param = /^\{([a-z_]+)\}$/.exec(segment);
-      if (!param) return escapeRegex(segment);
+  const names: string[] = [];
+  let node = root;
+  for (const segment of segments) {
+    const param = /^\{([a-z_]+)\}$/.exec(segment);
+    if (param) {
       names.push(param[1]!);
-      return '([^/]+)';
-    })
-    .join('/');
-  return { endpoint, regex: new RegExp(`^/${source}$`), names, literals: segments.length - names.length };
+      node = node.param ??= newNode();
+    } else {
+      let next = node.literals.get(segment);
+      if (!next) node.literals.set(segment, (next = newNode()));
+      node = next;
+    }
+  }
+  const known = node.ends.get(endpoint.method);
+  if (known) throw new Error(`two endpoints of the model share ${endpoint.method} ${endpoint.path}`);
+  node.ends.set(endpoint.method, { endpoint, names, literals: segments.length - names.length });
 }
 
-const SLASH = 47;
-/** `/a/{b}/c` has three: a template only matches paths with as many (`[^/]+` holds none). */
-function countSegments(path: string): number {
-  let count = 0;
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === SLASH) count++;
-  return count;
-}
-
-/** Routes by method and segment count, so a request tries only the few that could match. */
-const routesByShape = new Map<string, CompiledRoute[]>();
-for (const route of api.endpoints.map(compile).sort((a, b) => b.literals - a.literals)) {
-  const key = `${route.endpoint.method} ${countSegments(route.endpoint.path)}`;
-  routesByShape.set(key, [...(routesByShape.get(key) ?? []), route]);
+/** The best template under `node` for `segments[at..]`, filling `values` with its parameters' segments. */
+function walk(node: Node, method: string, segments: readonly string[], at: number, values: string[], best: { route?: CompiledRoute; values?: string[] }): void {
+  if (at === segments.length) {
+    const route = node.ends.get(method);
+    if (route && (!best.route || route.literals > best.route.literals)) {
+      best.route = route;
+      best.values = [...values];
+    }
+    return;
+  }
+  const segment = segments[at]!;
+  const literal = node.literals.get(segment);
+  if (literal) walk(literal, method, segments, at + 1, values, best);
+  if (node.param && segment !== '') {
+    values.push(segment);
+    walk(node.param, method, segments, at + 1, values, best);
+    values.pop();
+  }
 }
 
 /**
@@ -50,20 +74,20 @@ for (const route of api.endpoints.map(compile).sort((a, b) => b.literals - a.lit
  * undefined when no endpoint of the document matches (or a parameter is not valid percent-encoding).
  */
 export function matchRoute(method: string, path: string): Route | undefined {
-  for (const route of routesByShape.get(`${method} ${countSegments(path)}`) ?? []) {
-    const match = route.regex.exec(path);
-    if (!match) continue;
-    const params: Record<string, string> = {};
-    for (let i = 0; i < route.names.length; i++) {
-      try {
-        params[route.names[i]!] = decodeURIComponent(match[i + 1]!);
-      } catch {
-        return undefined;
-      }
+  if (path.charCodeAt(0) !== 47) return undefined;
+  const best: { route?: CompiledRoute; values?: string[] } = {};
+  walk(root, method, path.slice(1).split('/'), 0, [], best);
+  const { route, values } = best;
+  if (!route || !values) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < route.names.length; i++) {
+    try {
+      params[route.names[i]!] = decodeURIComponent(values[i]!);
+    } catch {
+      return undefined;
     }
-    return { endpoint: route.endpoint, params };
   }
-  return undefined;
+  return { endpoint: route.endpoint, params };
 }
 
 /** Why no endpoint answered a request: the methods its path takes, and the nearest endpoints. */

@@ -12,7 +12,7 @@ import { api } from '../spec/api.ts';
 import { createApp, type MockRequest, type MockResponse } from './app.ts';
 import { HttpError, renderError } from './errors.ts';
 import { MAX_BODY_BYTES, type UnmarkedFields } from './policy.ts';
-import { formatLogEntry, requestEntry, type LogFormat, type RequestLogEntry } from './request-log.ts';
+import { pathOnly, requestEntry, RequestLog, type LogEntry, type LogFormat } from './request-log.ts';
 import { Store } from './store.ts';
 import { withRateLimit, type RateLimit } from './rate-limit.ts';
 import type { Hooks, Variant } from './variant.ts';
@@ -28,6 +28,8 @@ export interface MockOptions {
   readonly log?: (line: string) => void;
   /** `text` (default): one readable line per request; `json`: one JSON object per line. */
   readonly logFormat?: LogFormat;
+  /** Secrets the log hides beyond the fixtures' (the command line's and the environment's keys): one sanitizer holds both. */
+  readonly sanitizer?: Sanitizer;
   readonly store?: Store;
   /** How many acknowledged operations a new store keeps (default MAX_KEPT_OPERATIONS); not with `store`. */
   readonly maxOperations?: number;
@@ -39,6 +41,8 @@ export interface MockOptions {
   readonly unmarkedFields?: UnmarkedFields;
   /** A token bucket per key in front of every endpoint (mock/rate-limit.ts); default the variant's, else none. */
   readonly rateLimit?: RateLimit;
+  /** How long an idle keep-alive connection stays open (default 5 s, Node's own). */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 /** What a client needs to talk to the mock: both tenants' keys and starting points. */
@@ -55,6 +59,10 @@ export interface RunningMock {
   /** Base URL, ending in `/v2`. */
   readonly url: string;
   readonly fixtures: MockFixtures;
+  /**
+   * The mock's state. Change it through its methods, or call `store.changed()` after setting a
+   * field yourself: the mock answers a repeated read from what it serialised until the store changes.
+   */
   readonly store: Store;
   close(): Promise<void>;
 }
@@ -67,29 +75,38 @@ interface ReadBody {
 
 const TOO_LARGE: ReadBody = { body: Buffer.alloc(0), tooLarge: true };
 
+/** `done`, which runs the first time only. */
+function onlyOnce<T>(done: (value: T) => void): (value: T) => void {
+  let called = false;
+  return (value) => {
+    if (called) return;
+    called = true;
+    done(value);
+  };
+}
+
 /**
- * The body, or undefined when the client went away before sending all of it (nothing to act on).
+ * Calls `done` with the body, or undefined when the client went away before sending all of it (nothing to act on).
  * Reading stops at MAX_BODY_BYTES: a body declared longer is not read at all, one streamed past
  * the cap (chunked, without end) is left where it stops; the answer then closes the connection
  * (`closeAfterAnswer`). Draining it instead would let one client keep the mock reading forever.
  */
-function readBody(req: IncomingMessage): Promise<ReadBody | undefined> {
-  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve(TOO_LARGE);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.pause();
-      resolve(TOO_LARGE);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge: false }));
-    req.on('error', () => resolve(undefined));
-    req.on('close', () => resolve(undefined)); // after 'end' or the cap this is a no-op
+function readBody(req: IncomingMessage, done: (read: ReadBody | undefined) => void): void {
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return done(TOO_LARGE);
+  // Callbacks, not a promise, and no named closure: this runs once per request with a body.
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const settle = onlyOnce(done);
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+    req.removeAllListeners('data');
+    req.pause();
+    settle(TOO_LARGE);
   });
+  req.on('end', () => settle({ body: Buffer.concat(chunks), tooLarge: false }));
+  req.on('error', () => settle(undefined));
+  req.on('close', () => settle(undefined)); // after 'end' or the cap this is a no-op
 }
 
 /**
@@ -103,11 +120,13 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
 }
 
 function send(res: ServerResponse, response: MockResponse): void {
-  const text = response.body === undefined ? '' : JSON.stringify(response.body);
+  const text = response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body));
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
-  for (const [name, value] of Object.entries(response.headers ?? {})) {
-    if (value === undefined) delete headers[name];
-    else headers[name] = value;
+  if (response.headers) {
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) delete headers[name];
+      else headers[name] = value;
+    }
   }
   res.writeHead(response.status, headers);
   res.end(text);
@@ -128,7 +147,7 @@ export function fixturesOf(store: Store): MockFixtures {
 
 type App = (request: MockRequest) => MockResponse;
 /** What the server logs: a request answered, or a note (a mock bug, an aborted or unparsable request). */
-type Log = (entry: RequestLogEntry | string) => void;
+type Log = (entry: LogEntry | string) => void;
 
 /** Runs the pipeline; a throw is a mock bug, answered 500 and logged, never a crash. */
 function answer(app: App, log: Log | undefined, request: MockRequest): MockResponse {
@@ -159,12 +178,13 @@ export function createHandler(app: App, log?: Log, wire?: Hooks['wire']) {
     if (!wire?.(res, response, request)) send(res, response);
     log?.(requestEntry(request, response, performance.now() - started));
   };
-  return async (req: IncomingMessage, res: ServerResponse) => {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const started = log ? performance.now() : 0;
     if (!hasBody(req)) return respond(req, res, NO_BODY, started);
-    const read = await readBody(req);
-    if (!read) return log?.(`${req.method} ${pathOnly(req.url)} aborted by the client`);
-    respond(req, res, read, started);
+    readBody(req, (read) => {
+      if (!read) return log?.(`${req.method} ${pathOnly(req.url)} aborted by the client`);
+      respond(req, res, read, started);
+    });
   };
 }
 
@@ -212,7 +232,7 @@ export function createMockServer(app: App, log?: Log, wire?: Hooks['wire']): Ser
   const handler = createHandler(app, log, wire);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     latestResponse.set(req.socket, res);
-    void handler(req, res);
+    handler(req, res);
   };
   const server = createServer({ requireHostHeader: false }, handle);
   server.keepAliveTimeout = 5_000;
@@ -221,7 +241,7 @@ export function createMockServer(app: App, log?: Log, wire?: Hooks['wire']): Ser
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const response = answer(app, log, { method: req.method ?? 'CONNECT', url: req.url ?? '/', headers: req.headers, body: Buffer.alloc(0) });
     sendRaw(socket, response);
-    log?.({ method: req.method ?? 'CONNECT', path: pathOnly(req.url) ?? '/', status: response.status });
+    log?.({ method: req.method ?? 'CONNECT', path: pathOnly(req.url), status: response.status });
   });
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (refused.has(socket)) return;
@@ -235,9 +255,6 @@ export function createMockServer(app: App, log?: Log, wire?: Hooks['wire']): Ser
   return server;
 }
 
-/** The path without the query string: logs never carry query values. */
-const pathOnly = (url: string | undefined) => (url ?? '/').split('?')[0];
-
 /**
  * The secrets of the fixtures: each company's key, named as the conformance suite names the two
  * it uses, and each environment's SFTP password.
@@ -249,13 +266,15 @@ function fixtureSecrets(store: Store): Secret[] {
 }
 
 /**
- * Log lines hold no header and no query; bodies only as JSON, secret fields' values redacted; the
- * line passes the one sanitizer, so a fixture secret a client sends (in any form it knows)
- * leaves none in the log.
+ * Log lines hold no header and no query; bodies only as JSON, secret fields' values redacted;
+ * every part a client chose passes one sanitizer that holds the fixtures' secrets and the
+ * process's (`MockOptions.sanitizer`), so a secret a client sends (in any form it knows) leaves
+ * none in the log.
  */
-function sanitizedLog(store: Store, log: (line: string) => void, format: LogFormat): Log {
-  const sanitizer = new Sanitizer(fixtureSecrets(store));
-  return (entry) => log(formatLogEntry(typeof entry === 'string' ? entry : sanitizer.value(entry), format, sanitizer));
+function sanitizedLog(store: Store, log: (line: string) => void, format: LogFormat, outer?: Sanitizer): Log {
+  const sanitizer = outer ? outer.with(fixtureSecrets(store)) : new Sanitizer(fixtureSecrets(store));
+  const lines = new RequestLog(sanitizer, format);
+  return (entry) => log(lines.line(entry));
 }
 
 function storeFor(options: MockOptions, layout: Layout | undefined): Store {
@@ -284,7 +303,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   });
   const rateLimit = options.rateLimit ?? variant?.rateLimit;
   const app = rateLimit ? withRateLimit(pipeline, rateLimit) : pipeline;
-  const server = createMockServer(app, options.log && sanitizedLog(store, options.log, options.logFormat ?? 'text'), hooks.wire);
+  const server = createMockServer(app, options.log && sanitizedLog(store, options.log, options.logFormat ?? 'text', options.sanitizer), hooks.wire);
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

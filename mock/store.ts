@@ -122,6 +122,8 @@ export class Store {
   /** Per domain id. */
   private readonly dnsZones = new Map<string, DnsZone>();
   private readonly operationLog: RingLog<OperationRecord>;
+  // Not a #private field: layouts reach the store through a Proxy (app.ts, deferringEffects).
+  private versionCount = 0;
 
   constructor({ companies = seedCompanies(), maxOperations = MAX_KEPT_OPERATIONS }: StoreOptions = {}) {
     this.companies = companies;
@@ -152,6 +154,18 @@ export class Store {
   }
 
   /** The company whose API key this is, if any (§Authentication 1). */
+  /**
+   * Changes with every change reads could observe: the store's own mutations, and every action
+   * the pipeline ran (`changed`), since handlers also set fields of what they act on.
+   */
+  get version(): number {
+    return this.versionCount;
+  }
+
+  changed(): void {
+    this.versionCount++;
+  }
+
   companyForKey(key: string): CompanySeed | undefined {
     return this.companyByKey.get(key);
   }
@@ -186,6 +200,7 @@ export class Store {
   }
 
   removeSftpAccount(env: EnvironmentState, accountId: string): void {
+    this.versionCount++;
     const id = accountId.toLowerCase();
     const index = env.sftpAccounts.findIndex((a) => a.id === id);
     if (index >= 0) env.sftpAccounts.splice(index, 1);
@@ -201,6 +216,7 @@ export class Store {
   addWpAdmin(env: EnvironmentState, email: string): boolean {
     const admins = this.wpAdmins.get(env.id)!;
     if (admins.keys.has(adminKey(email))) return false;
+    this.versionCount++;
     admins.keys.add(adminKey(email));
     admins.emails.push(email);
     return true;
@@ -214,6 +230,7 @@ export class Store {
    * array it removes from.
    */
   updateDnsRecords(domain: DomainState, update: UpdateDnsRecordsRequest): void {
+    this.versionCount++;
     const { type, name, ttl } = update;
     if (type === undefined || name === undefined) return;
     const zone = this.dnsZones.get(domain.id)!;
@@ -241,6 +258,7 @@ export class Store {
   }
 
   record(operation: OperationRecord): void {
+    this.versionCount++;
     this.operationLog.push(operation);
   }
 

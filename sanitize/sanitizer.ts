@@ -215,6 +215,7 @@ export class Sanitizer {
   #servedCount = 0;
   #servedChars = 0;
   #overflow: string | undefined;
+  #generation = 0;
 
   constructor(secrets: Iterable<Secret> = [], fields: SecretFields = secretFields) {
     this.fields = fields;
@@ -232,6 +233,12 @@ export class Sanitizer {
     if (why) this.#unsearched.set(secret, why);
     else if (secret.value.length > PREFIX_MIN && inSuiteVocabulary(secret.value.slice(0, PREFIX_MIN))) this.#wholeOnly.add(secret);
     this.#stale = true;
+    this.#generation++;
+  }
+
+  /** Changes whenever a secret is added: what was sanitized before may read differently now (for memos). */
+  get generation(): number {
+    return this.#generation;
   }
 
   get secrets(): readonly Secret[] {
@@ -439,11 +446,12 @@ export class Sanitizer {
   /**
    * A target's headers as a report keeps them: a header named like a secret field has its value
    * replaced, and names and values are sanitized (a name is the target's text, not the report's).
+   * `allowStale` as for `text`, for headers kept during a run (the rendered report is scanned whole).
    */
-  headers(headers: Readonly<Record<string, string>>): Record<string, string> {
+  headers(headers: Readonly<Record<string, string>>, options: { readonly allowStale?: boolean } = {}): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
-      Object.defineProperty(out, ownCopy(this.text(name)), { value: this.fields.fieldOf(name) ? REDACTED : ownCopy(this.text(value)), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, ownCopy(this.text(name, options)), { value: this.fields.fieldOf(name) ? REDACTED : ownCopy(this.text(value, options)), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

@@ -147,57 +147,58 @@ export interface Span {
  * Full case folding of each UTF-16 unit: the lower case of its upper case, to a fixed point, which
  * may be longer (`ß` and `ẞ` → `ss`, `ﬁ` → `fi`, `İ` → `i̇`): a secret echoed upper-cased
  * (`STRASSE`) folds as it does. `foldTable` holds a unit's fold where it is one unit, else 0
- * (no unit past ASCII folds to NUL), and `foldExpansions` the units it folds to; both are made
- * on the first unit past ASCII.
+ * (no unit past ASCII folds to NUL), and `foldExpansions` the units it folds to; each unit past
+ * ASCII is worked out the first time it is met (`known`), not all 65 536 at once.
  */
-let foldTable: Uint16Array | undefined;
+const foldTable = new Uint16Array(0x10000);
+const known = new Uint8Array(0x10000);
 const foldExpansions = new Map<number, string>();
 
-function buildFoldTable(): Uint16Array {
-  const table = new Uint16Array(0x10000);
-  /** Each unit of `text` as the lower case of its upper case; surrogates as they are (astral letters are not folded). */
-  const once = (text: string): string => {
-    let out = '';
-    for (let i = 0; i < text.length; i++) out += text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdfff ? text[i] : text[i]!.toUpperCase().toLowerCase();
-    return out;
-  };
-  for (let unit = 0; unit < 0x10000; unit++) {
-    const self = String.fromCharCode(unit);
-    let folded = once(self);
-    if (folded !== self) for (let next = once(folded); next !== folded; next = once(folded)) folded = next; // `ẞ` → `ß` → `ss`
-    if (folded.length === 1) table[unit] = folded.charCodeAt(0);
-    else foldExpansions.set(unit, folded);
-  }
-  return table;
+/** Each unit of `text` as the lower case of its upper case; surrogates as they are (astral letters are not folded). */
+function foldedOnce(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdfff ? text[i] : text[i]!.toUpperCase().toLowerCase();
+  return out;
 }
 
-const foldTableOf = (): Uint16Array => (foldTable ??= buildFoldTable());
+function learnFold(unit: number): void {
+  const self = String.fromCharCode(unit);
+  let folded = foldedOnce(self);
+  if (folded !== self) for (let next = foldedOnce(folded); next !== folded; next = foldedOnce(folded)) folded = next; // `ẞ` → `ß` → `ss`
+  if (folded.length === 1) foldTable[unit] = folded.charCodeAt(0);
+  else foldExpansions.set(unit, folded);
+  known[unit] = 1;
+}
 
 /** The one unit `unit` folds to, or -1 where it folds to several (`foldExpansions`). */
 function foldOne(unit: number): number {
   if (unit < 0x80) return unit >= 0x41 && unit <= 0x5a ? unit + 32 : unit;
-  const folded = (foldTable ?? foldTableOf())[unit]!;
+  if (!known[unit]) learnFold(unit);
+  const folded = foldTable[unit]!;
   return folded === 0 ? -1 : folded;
 }
 
 const ASCII = /^[\u0000-\u007f]*$/;
+const NOT_ASCII = /[^\u0000-\u007f]/g;
 
-/** `text` fully case-folded, unit by unit (see `foldTable`); patterns and the scanned text fold alike. */
+/**
+ * `text` fully case-folded, unit by unit (see `foldTable`); patterns and the scanned text fold
+ * alike. Runs of ASCII are folded natively (the same as the table on ASCII), the rest unit by unit.
+ */
 export function foldText(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase(); // the same as the table on ASCII, natively
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) if (foldOne(text.charCodeAt(i)) < 0) length += foldExpansions.get(text.charCodeAt(i))!.length - 1;
-  const units = new Uint16Array(length);
-  for (let i = 0, n = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
+  if (ASCII.test(text)) return text.toLowerCase();
+  let out = '';
+  let from = 0;
+  for (const match of text.matchAll(NOT_ASCII)) {
+    const at = match.index;
+    if (at > from) out += text.slice(from, at).toLowerCase();
+    const unit = text.charCodeAt(at);
     const folded = foldOne(unit);
-    if (folded >= 0) units[n++] = folded;
-    else {
-      const expansion = foldExpansions.get(unit)!;
-      for (let k = 0; k < expansion.length; k++) units[n++] = expansion.charCodeAt(k);
-    }
+    // Unit for unit, lone surrogates too (they fold to themselves).
+    out += folded >= 0 ? String.fromCharCode(folded) : foldExpansions.get(unit)!;
+    from = at + 1;
   }
-  return Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le'); // unit for unit, lone surrogates too
+  return out + text.slice(from).toLowerCase();
 }
 
 // ---- the automaton -------------------------------------------------------------------------------

@@ -39,6 +39,10 @@ const normalName = (name: string): string => asciiLower(name).replace(/[\s_.-]+/
 const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /** The secret fields, and how to find them in parsed data and in text. */
+/** Texts up to this long have what `namesIn` found kept, up to this many. */
+const NAMES_MEMO_CHARS = 16 * 1024;
+const NAMES_MEMO_ENTRIES = 1024;
+
 export class SecretFields {
   readonly names: readonly string[];
   readonly #normal: readonly string[];
@@ -74,8 +78,22 @@ export class SecretFields {
 
   /** The secret fields `text` names, as it is or through any encoding a server wraps it in; `first`: stop at one. */
   namesIn(text: string, first = false): string[] {
-    const names = new Set<string>();
     if (text.length === 0) return [];
+    // A target repeats its answers (error bodies, reads): each short text is read through its encodings once.
+    if (text.length > NAMES_MEMO_CHARS) return this.#namesIn(text, first);
+    const key = first ? `1${text}` : `0${text}`;
+    let names = this.#named.get(key);
+    if (!names) {
+      if (this.#named.size >= NAMES_MEMO_ENTRIES) this.#named.clear();
+      this.#named.set(key, (names = this.#namesIn(text, first)));
+    }
+    return [...names];
+  }
+
+  readonly #named = new Map<string, readonly string[]>();
+
+  #namesIn(text: string, first: boolean): string[] {
+    const names = new Set<string>();
     for (const layer of decodedLayers(text)) {
       // Most texts hold no name's last word at all: one native search, no copy, rules them out.
       if (!this.#lastWordIn.test(layer.text)) continue;

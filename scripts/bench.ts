@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- [--runs N] [SECTION...]]`: runs every bench section in scripts/bench/ (each
- * module there that exports `section`), in file-name order, and prints one table per section.
+ * module there that exports `section`), in file-name order, and prints one table per section;
+ * a section that takes minutes (the test suite's wall time) runs only when named.
  * Figures are reported, never asserted: timing assertions make flaky tests.
  */
 import { cpus } from 'node:os';
@@ -36,10 +37,12 @@ async function main(): Promise<number> {
     console.error(`bench: no section named ${unknown.join(', ')} (sections: ${all.map((s) => s.title).join(', ')})`);
     return 2;
   }
-  const chosen = positionals.length ? all.filter((s) => positionals.includes(s.title)) : all;
+  const chosen = positionals.length ? all.filter((s) => positionals.includes(s.title)) : all.filter((s) => !s.onlyWhenNamed);
+  const skipped = positionals.length ? [] : all.filter((s) => s.onlyWhenNamed).map((s) => s.title);
 
   const cpu = cpus();
   console.log(`hosted-site-contract bench: node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'})`);
+  if (skipped.length) console.log(`(not run unless named, as they take minutes: ${skipped.join(', ')}; e.g. npm run bench -- ${skipped[0]})`);
   for (const section of chosen) {
     console.log(`\n## ${section.title}\n`);
     console.log(renderTable(await section.run(runs === undefined ? {} : { runs })));

@@ -13,8 +13,9 @@ const root = new URL('../', import.meta.url);
 const dist = new URL('dist/', root);
 
 /**
- * conformance/self-test.ts runs the command it finds at ../bin/hosted-site-contract.js: in the
- * repository, the launcher; in dist/, this one, which needs no check for sources.
+ * The self-test starts its worker threads from the launcher it finds at ../bin/hosted-site-contract.js
+ * (conformance/self-test-worker.ts): in the repository, the launcher; in dist/, this one, which
+ * needs no check for sources.
  */
 const LAUNCHER = `#!/usr/bin/env node
 // The compiled dispatcher, on Node with no loader.

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formats } from './formats.ts';
-import { parsePattern, patternEdges } from './pattern-edges.ts';
+import { parsePattern, patternEdges, structuralDecider } from './pattern-edges.ts';
 import { WP_COMMAND_MAX_LENGTH, WP_COMMAND_PATTERN } from './rules.ts';
 
 /** Characters patterns are made of here: letters, digits, punctuation that needs escaping, white space. */
@@ -40,10 +40,14 @@ describe('patternEdges', () => {
   it('for random patterns of the kind the model holds, each edge is classified as the pattern itself classifies it', () => {
     fc.assert(
       fc.property(patternArb, ({ source, maxLength }) => {
+        // Two readings besides the one the edges use: JavaScript's without the `u` flag, and the automaton of the pattern's structure.
         const regex = new RegExp(source);
+        const structural = structuralDecider(parsePattern(source));
+        const fits = (value: string) => maxLength === undefined || [...value].length <= maxLength;
         for (const edge of patternEdges(source, maxLength === undefined ? {} : { maxLength })) {
-          const takes = regex.test(edge.value) && (maxLength === undefined || [...edge.value].length <= maxLength);
-          expect(takes, `${source} (max ${maxLength}) on ${JSON.stringify(edge.value)}: ${edge.why}`).toBe(edge.inside);
+          const where = `${source} (max ${maxLength}) on ${JSON.stringify(edge.value)}: ${edge.why}`;
+          expect(regex.test(edge.value) && fits(edge.value), where).toBe(edge.inside);
+          expect(structural(edge.value) && fits(edge.value), `${where} (structure)`).toBe(edge.inside);
         }
       }),
       { seed: 1106, numRuns: 400 },

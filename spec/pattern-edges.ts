@@ -7,8 +7,8 @@
  * ending in every kind of member (white space included). Nothing is listed by hand for one
  * pattern: a new pattern gets its edges with no new code.
  *
- * Each edge says whether the pattern (and the limit) takes it, as the pattern's own structure
- * decides (a small automaton built from it); characters whose membership differs between regular
+ * Each edge says whether the pattern (and the limit) takes it, as a validator reads the pattern
+ * (and as a small automaton built from its structure agrees); characters whose membership differs between regular
  * expression dialects (white space beyond ASCII for `\s`, line separators for `.`) are never used,
  * so an edge holds under every dialect a server may check with (ASM-WP-WHITESPACE-ASCII).
  *
@@ -297,8 +297,11 @@ function automaton(body: Node): { readonly states: State[]; readonly start: numb
   return { states, start, accept };
 }
 
-/** Whether the pattern takes `text`: the automaton run over it, the anchors as parsed. */
-function decides(pattern: ParsedPattern): (text: string) => boolean {
+/**
+ * Whether the pattern takes `text`: the automaton of its structure run over it, the anchors as
+ * parsed. The independent reading the edges' classification is checked against (in tests).
+ */
+export function structuralDecider(pattern: ParsedPattern): (text: string) => boolean {
   const { states, start, accept } = automaton(pattern.body);
   const closure = (set: Set<number>) => {
     const stack = [...set];
@@ -461,9 +464,33 @@ function slotsOf(body: Node): Slot[] | undefined {
  * The edges of `source` (and of `maxLength`, when the field has one), each labelled by the
  * pattern's own structure. Titles name the part of the pattern an edge tests.
  */
-export function patternEdges(source: string, options: { readonly maxLength?: number } = {}): Edge[] {
+export function patternEdges(source: string, options: { readonly maxLength?: number } = {}): readonly Edge[] {
+  // The model's patterns are few and fixed: each pair is worked out once per process.
+  const key = `${options.maxLength ?? ''}/${source}`;
+  let edges = edgesOf.get(key);
+  if (!edges) edgesOf.set(key, (edges = Object.freeze(computeEdges(source, options))));
+  return edges;
+}
+
+const edgesOf = new Map<string, readonly Edge[]>();
+
+/** The pattern as ajv compiles it (`u`), or without the flag where the `u` syntax refuses an escape (`\-` outside a class). */
+function readAsValidatorsDo(source: string): RegExp {
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    return new RegExp(source);
+  }
+}
+
+function computeEdges(source: string, options: { readonly maxLength?: number }): Edge[] {
   const pattern = parsePattern(source);
-  const takes = decides(pattern);
+  // Whether the pattern takes a value, as JSON Schema's validators read it (ECMA-262, by code
+  // point): edges use no character whose membership differs between dialects, so this reading
+  // is every reading's; the structure's own automaton (`structuralDecider`) agrees on each edge
+  // (pattern-edges.test.ts), and is slow on the longest values.
+  const regex = readAsValidatorsDo(source);
+  const takes = (text: string) => regex.test(text);
   const max = options.maxLength;
   const edges = new Map<string, Edge>();
   const add = (value: string, why: string, inside = takes(value) && (max === undefined || [...value].length <= max)) => {

@@ -137,8 +137,22 @@ function credentialsOf(request: ProbeRequest): string[] {
  * (`hsc-test-key-…`) are not the server's. (Hidden as plain values: a key's marker names it, in
  * words this check reads.)
  */
-const withoutCredentials = (request: ProbeRequest, text: string): string =>
-  new Sanitizer(credentialsOf(request).map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), new SecretFields([])).text(text);
+const withoutCredentials = (request: ProbeRequest, text: string): string => credentialHider(credentialsOf(request)).text(text);
+
+/** A run sends a few credentials many times (each near-miss key on every endpoint): one sanitizer each, kept. */
+const hiders = new Map<string, Sanitizer>();
+const HIDERS_KEPT = 64;
+
+function credentialHider(values: readonly string[]): Sanitizer {
+  const key = JSON.stringify(values);
+  let hider = hiders.get(key);
+  if (!hider) {
+    if (hiders.size >= HIDERS_KEPT) hiders.clear();
+    hider = new Sanitizer(values.map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), new SecretFields([]));
+    hiders.set(key, hider);
+  }
+  return hider;
+}
 
 const unauthorized = expectationCheck('AUTH-401');
 

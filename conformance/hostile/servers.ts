@@ -639,7 +639,9 @@ export async function startHostile(behaviour: Behaviour, scope: Scope, options: 
       },
     },
   };
-  const mock = await startMock({ port: 0, store: new Store({ companies }), variant });
+  // Idle connections stay open past any stall of a loaded test machine: a client that reuses one
+  // the server had just closed reads a reset no misbehaviour caused (the keep-alive race).
+  const mock = await startMock({ port: 0, store: new Store({ companies }), variant, keepAliveTimeoutMs: 60_000 });
   return {
     url: mock.url,
     apiKey: company.apiKey,

@@ -17,6 +17,7 @@ import { wasSent, type CheckContext, type Check, type Deadline, type Exchange, t
 import type { RunBudget } from '../schedule/budget.ts';
 import { messageOf, type RunJudge } from './judge.ts';
 import type { Phase, Planned, RunPlan } from './plan.ts';
+import { clipped } from './report.ts';
 
 /**
  * Timeouts in a row after which an operation's remaining probes are not sent: each would wait
@@ -147,7 +148,7 @@ export async function executeRun(input: ExecuteInput): Promise<Execution> {
         timeoutsInARow.set(op, exchange.failure?.kind === 'timeout' ? (timeoutsInARow.get(op) ?? 0) + 1 : 0);
         judge.judge(exchange, order);
         if (!wasSent(exchange)) probesUnsent++;
-        if (actions.has(probe.endpoint.name)) earlier.push([order, input.keep(exchange)]);
+        if (actions.has(probe.endpoint.name)) earlier.push([order, clipped(exchange)]);
       }
       progress('probes', ++probesDone, plan.probes.length);
     });

@@ -195,6 +195,19 @@ function scheduleNotes(schedule: Schedule, firstThrottled: string | undefined): 
 }
 
 /**
+ * What a run keeps of an exchange it may still use (an action's answer a property compares): the
+ * answer's text clipped and its parsed body dropped, as `excerpt` keeps it, but not yet sanitized.
+ * Memory stays bounded; any of it that reaches the report is sanitized there (`excerpt`, and the
+ * report value by value).
+ */
+export function clipped(exchange: Exchange): Exchange {
+  const response = exchange.response;
+  if (!response) return exchange;
+  const { json: _json, ...rest } = response;
+  return { ...exchange, response: { ...rest, text: ownCopy(clipText(response.text, FAILURE_TEXT_CAP)) } };
+}
+
+/**
  * What a failure keeps of its exchange: the request, and the answer without its parsed body, its
  * text (withheld already where it names a secret: body.ts) capped, then sanitized (the cut is
  * marked `…`, so the head of a secret left before it is hidden too: sanitize/scan.ts; and a
@@ -205,11 +218,11 @@ export function excerpt(exchange: Exchange, sanitizer: Sanitizer): Exchange {
   const response = exchange.response;
   if (!response) return exchange;
   const { json: _json, jsonError, ...rest } = response;
-  // Sanitized again with the whole report: the matcher as last built will do here.
+  // Sanitized again with the whole report (and its rendering, keys too): the matcher as last built will do here.
   const text = sanitizer.text(clipText(response.text, FAILURE_TEXT_CAP), { allowStale: true });
   return {
     ...exchange,
-    response: { ...rest, headers: sanitizer.headers(response.headers), text: ownCopy(text), ...(jsonError === undefined ? {} : { jsonError: ownCopy(jsonError) }) },
+    response: { ...rest, headers: sanitizer.headers(response.headers, { allowStale: true }), text: ownCopy(text), ...(jsonError === undefined ? {} : { jsonError: ownCopy(jsonError) }) },
   };
 }
 

@@ -8,7 +8,7 @@
  */
 import type { EndpointName } from '../../generated/types.ts';
 import { handlers } from '../app.ts';
-import type { Context } from '../handler.ts';
+import { derivedContext, type Context } from '../handler.ts';
 import type { Store } from '../store.ts';
 import type { Variant } from '../variant.ts';
 import { fault } from './build.ts';
@@ -38,7 +38,7 @@ const acrossTenants = <N extends EndpointName>(name: N) => ({
   handlers: {
     [name]: (context: Context<N>) => {
       const everyUser = context.store.companies.flatMap((c) => c.users);
-      return (handlers[name] as (c: Context<N>) => unknown)({ ...context, store: unscoped(context.store), company: { ...context.company, users: everyUser } });
+      return (handlers[name] as (c: Context<N>) => unknown)(derivedContext(context, { store: unscoped(context.store), company: { ...context.company, users: everyUser } }));
     },
   },
 });

@@ -6,7 +6,7 @@
 import type { UpdateDnsRecordsRequest } from '../../generated/types.ts';
 import { handlers } from '../app.ts';
 import { HttpError, notFound } from '../errors.ts';
-import type { Context } from '../handler.ts';
+import { derivedContext, type Context } from '../handler.ts';
 import type { Variant } from '../variant.ts';
 import { fault } from './build.ts';
 
@@ -15,7 +15,7 @@ const dnsUpdateRewritten =
   (rewrite: (body: UpdateDnsRecordsRequest, held: readonly string[]) => UpdateDnsRecordsRequest) => (context: Context<'updateDnsRecords'>) => {
     const { body } = context;
     const record = context.store.domain(context.company.id, context.params.domain_id)?.dnsRecords.find((r) => r.type === body.type && r.name === body.name);
-    return handlers.updateDnsRecords({ ...context, body: rewrite(body, record?.resource_records.map((r) => r.value) ?? []) });
+    return handlers.updateDnsRecords(derivedContext(context, { body: rewrite(body, record?.resource_records.map((r) => r.value) ?? []) }));
   };
 
 const values = (list: readonly { value: string }[] | undefined) => (list ?? []).map((r) => r.value);

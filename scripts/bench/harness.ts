@@ -25,6 +25,8 @@ export interface Row {
 
 export interface Section {
   readonly title: string;
+  /** Run only when named (`npm run bench -- tests`): it takes minutes. */
+  readonly onlyWhenNamed?: boolean;
   run(options: BenchOptions): Promise<readonly Row[]>;
 }
 

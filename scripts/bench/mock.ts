@@ -3,12 +3,13 @@
  * Pool, 32 connections, pipelining 1, a closed loop) gets, each server in its own process, from
  *   (a) a bare node:http server answering one fixed JSON body of the mock's size (bare.mts), to
  *       the same requests as (b) and (c): a GET, and a POST whose body it reads and drops;
- *   (b) the mock, run as users run it (`hosted-site-contract mock`, its stderr log to /dev/null),
+ *   (b) the mock, run as users run it (`hosted-site-contract mock`, its log on, stderr to /dev/null),
  *       for a read, GET /sites/{site_id};
  *   (c) the mock for an action, POST /sites/environments/{env_id}/run-wp-cli-command.
  * Runs rotate through the four so that a noisy neighbour hurts them alike. The note gives the
  * server's CPU time per answer (Linux /proc), which the shared 2-core machine disturbs less
- * than the rate. Target: the mock at least half the bare figure; reported, never asserted.
+ * than the rate. Targets (issue 19): the mock's read at least 75% of the bare rate, its action
+ * at least 60%, with its log on as users run it (to /dev/null); reported, never asserted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,7 +20,8 @@ import { repoRoot, summarize, type Row, type Section } from './harness.ts';
 const CONNECTIONS = 32;
 const WARMUP_MS = 1_000;
 const DURATION_MS = 3_000;
-const TARGET_RATIO = 0.5;
+/** The mock's rate over the bare server's, at least (issue 19). */
+const TARGETS = { read: 0.75, action: 0.6 } as const;
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat times, on every common platform. */
 const TICKS_PER_SECOND = 100;
 
@@ -97,15 +99,15 @@ function rateRow(what: string, samples: readonly Sample[], extra = ''): Row {
  * Mock over bare, in rate (median over median, best over best), and in CPU per answer (bare's
  * over the mock's): what the rate ratio would be if each server had a core of its own.
  */
-function ratioRow(what: string, mock: readonly Sample[], bare: readonly Sample[]): Row {
+function ratioRow(what: string, mock: readonly Sample[], bare: readonly Sample[], target: number): Row {
   const rate = (samples: readonly Sample[]) => samples.map((s) => s.perSecond);
   const cpu = (samples: readonly Sample[]) => summarize(samples.flatMap((s) => (s.cpuMicros === undefined ? [] : [s.cpuMicros]))).median;
   const median = summarize(rate(mock)).median / summarize(rate(bare)).median;
   const best = Math.max(...rate(mock)) / Math.max(...rate(bare));
   const byCpu = cpu(bare) / cpu(mock);
-  const verdict = median >= TARGET_RATIO ? 'meets' : 'BELOW';
+  const verdict = median >= target ? 'meets' : 'BELOW';
   const cpuNote = Number.isNaN(byCpu) ? '' : `; by CPU per answer ${(byCpu * 100).toFixed(0)} %`;
-  return { what, runs: mock.length, median: median * 100, best: best * 100, unit: '%', note: `${verdict} the ${TARGET_RATIO * 100}% target${cpuNote}` };
+  return { what, runs: mock.length, median: median * 100, best: best * 100, unit: '%', note: `${verdict} the ${target * 100}% target${cpuNote}` };
 }
 
 export const section: Section = {
@@ -146,8 +148,8 @@ export const section: Section = {
         rateRow('bare node:http POST, same answer', samples.bareAction),
         rateRow('mock GET /sites/{site_id}', samples.read),
         rateRow('mock POST .../run-wp-cli-command', samples.action),
-        ratioRow('  mock read / bare GET', samples.read, samples.bareRead),
-        ratioRow('  mock action / bare POST', samples.action, samples.bareAction),
+        ratioRow('  mock read / bare GET', samples.read, samples.bareRead, TARGETS.read),
+        ratioRow('  mock action / bare POST', samples.action, samples.bareAction, TARGETS.action),
       ];
     } finally {
       if (bare) await stopProcess(bare.child);

@@ -1,0 +1,102 @@
+/**
+ * Routing by the tree of path segments (router.ts) against the plainest reading of the templates:
+ * one regular expression per template, parameters as `[^/]+`, the template with the most literal
+ * segments first. Paths are built from the templates' own segments, ids, empty and encoded
+ * segments, so near misses and ambiguous fits come up as often as exact ones.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { api } from '../spec/api.ts';
+import type { Endpoint } from '../spec/model.ts';
+import { escapeRegex } from '../spec/queries.ts';
+import { matchRoute } from './router.ts';
+
+interface Reference {
+  readonly endpoint: Endpoint;
+  readonly regex: RegExp;
+  readonly names: readonly string[];
+  readonly literals: number;
+}
+
+const references: Reference[] = api.endpoints
+  .map((endpoint) => {
+    const segments = endpoint.path.split('/').slice(1);
+    const names = segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1));
+    const source = segments.map((s) => (s.startsWith('{') ? '([^/]+)' : escapeRegex(s))).join('/');
+    return { endpoint, regex: new RegExp(`^/${source}$`), names, literals: segments.length - names.length };
+  })
+  .sort((a, b) => b.literals - a.literals);
+
+function referenceMatch(method: string, path: string) {
+  for (const ref of references) {
+    if (ref.endpoint.method !== method) continue;
+    const match = ref.regex.exec(path);
+    if (!match) continue;
+    try {
+      return { endpoint: ref.endpoint.name, params: Object.fromEntries(ref.names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)])) };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+const literalSegments = [...new Set(api.endpoints.flatMap((e) => e.path.split('/').filter((s) => s !== '' && !s.startsWith('{'))))];
+const segment = fc.oneof(
+  fc.constantFrom(...literalSegments),
+  fc.uuid(),
+  fc.constantFrom('', '%41', '%zz', 'a%2Fb', 'environments', 'sites', 'x'),
+  fc.string({ maxLength: 6 }).map((s) => s.replace(/[/?#]/g, '')),
+);
+const method = fc.constantFrom(...new Set(api.endpoints.map((e) => e.method)), 'PUT', 'HEAD');
+
+describe('the router', () => {
+  it('routes every template filled with ids to its own endpoint', () => {
+    for (const endpoint of api.endpoints) {
+      const path = endpoint.path.replace(/\{[a-z_]+\}/g, '8f0c1a52-3f4e-4c7d-9a61-2b5e0d9c7a10');
+      expect(matchRoute(endpoint.method, path)?.endpoint.name, `${endpoint.method} ${path}`).toBe(endpoint.name);
+    }
+  });
+
+  it('finds what the templates read one by one find, for every template with one segment changed', () => {
+    const probes = [...literalSegments, '', '%41', '%zz', 'a%2Fb', '8f0c1a52-3f4e-4c7d-9a61-2b5e0d9c7a10'];
+    for (const endpoint of api.endpoints) {
+      const filled = endpoint.path.split('/').slice(1).map((s) => (s.startsWith('{') ? '8f0c1a52-3f4e-4c7d-9a61-2b5e0d9c7a10' : s));
+      for (let at = 0; at <= filled.length; at++) {
+        for (const probe of probes) {
+          for (const path of [[...filled.slice(0, at), probe, ...filled.slice(at + 1)], [...filled.slice(0, at), probe, ...filled.slice(at)]]) {
+            const text = `/${path.join('/')}`;
+            const found = matchRoute(endpoint.method, text);
+            expect(found && { endpoint: found.endpoint.name, params: found.params }, `${endpoint.method} ${text}`).toEqual(referenceMatch(endpoint.method, text));
+          }
+        }
+      }
+    }
+  });
+
+  it('finds what the templates read one by one find, for any path', () => {
+    // A template filled, then some of its segments replaced, one dropped or one added: near misses.
+    const nearTemplate = fc
+      .record({
+        endpoint: fc.constantFrom(...api.endpoints),
+        swaps: fc.array(fc.tuple(fc.nat(6), segment), { maxLength: 2 }),
+        cut: fc.option(fc.nat(6)),
+        extra: fc.option(segment),
+      })
+      .map(({ endpoint, swaps, cut, extra }) => {
+        const segments = endpoint.path.split('/').slice(1).map((s) => (s.startsWith('{') ? '8f0c1a52-3f4e-4c7d-9a61-2b5e0d9c7a10' : s));
+        for (const [at, replacement] of swaps) segments[at % segments.length] = replacement;
+        if (cut !== null) segments.splice(cut % segments.length, 1);
+        if (extra !== null) segments.push(extra);
+        return segments;
+      });
+    fc.assert(
+      fc.property(method, fc.oneof(nearTemplate, fc.array(segment, { maxLength: 7 })), (m, segments) => {
+        const path = `/${segments.join('/')}`;
+        const found = matchRoute(m, path);
+        expect(found && { endpoint: found.endpoint.name, params: found.params }, `${m} ${path}`).toEqual(referenceMatch(m, path));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
