@@ -25,8 +25,12 @@ export interface WorkerRun {
 }
 
 interface Request {
+  /** Echoed in the answer: an answer to another request is never taken for this one's. */
+  readonly id: number;
   readonly args: readonly string[];
 }
+
+type Answer = WorkerRun & { readonly id: number | undefined };
 
 /** Whether this thread is a self-test worker (bin/cli.ts asks before it dispatches). */
 export const isSelfTestWorker = (): boolean => !isMainThread && (workerData as { role?: string } | undefined)?.role === SELF_TEST_ROLE;
@@ -48,6 +52,7 @@ export function serveSelfTestRuns(): void {
   const port = parentPort!;
   port.on('message', (request: Request) => {
     void (async () => {
+      if (!Array.isArray(request?.args)) return port.postMessage({ id: request?.id, exitCode: null, stdout: '', stderr: '', error: 'a request without arguments' } satisfies Answer);
       const out = captured();
       const err = captured();
       // The dispatcher's sanitizer, as the CLI builds it: keys the command line or the environment name.
@@ -62,7 +67,7 @@ export function serveSelfTestRuns(): void {
         err.stream.write(`${sanitizer.oneLine(`hosted-site-contract conform: ${outcome.line}`)}\n`);
         exitCode = 2;
       }
-      port.postMessage({ exitCode, stdout: out.text(), stderr: err.text() } satisfies WorkerRun);
+      port.postMessage({ id: request.id, exitCode, stdout: out.text(), stderr: err.text() } satisfies Answer);
     })();
   });
 }
@@ -73,46 +78,63 @@ const LAUNCHER = fileURLToPath(new URL('../bin/hosted-site-contract.js', import.
 export class WorkerPool {
   readonly #idle: Worker[] = [];
   readonly #all = new Set<Worker>();
+  #requests = 0;
+  /** Secrets the command line or the environment name: a worker's own failure is told through it. */
+  readonly #sanitizer = new Sanitizer(commandLineSecrets(process.argv.slice(2), process.env));
 
   #start(): Worker {
     const worker = new Worker(LAUNCHER, { workerData: { role: SELF_TEST_ROLE }, stdout: true, stderr: true });
     // A run's output is captured; nothing it could write to the worker's own streams is kept.
     worker.stdout.resume();
     worker.stderr.resume();
+    // A worker that dies while idle is never handed a run (and its error is no crash of the pool's process).
+    worker.on('error', () => this.#forget(worker));
+    worker.on('exit', () => this.#forget(worker));
     this.#all.add(worker);
     return worker;
+  }
+
+  #forget(worker: Worker): void {
+    this.#all.delete(worker);
+    const at = this.#idle.indexOf(worker);
+    if (at >= 0) this.#idle.splice(at, 1);
   }
 
   /** `conform ARGS` in a worker; after `timeoutMs` the worker is ended and the run has no exit code. */
   run(args: readonly string[], timeoutMs: number): Promise<WorkerRun> {
     const worker = this.#idle.pop() ?? this.#start();
+    const id = ++this.#requests;
     return new Promise((resolve) => {
       const settle = (result: WorkerRun, keep: boolean) => {
         clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
-        if (keep) this.#idle.push(worker);
-        else {
-          this.#all.delete(worker);
+        if (keep && this.#all.has(worker)) this.#idle.push(worker);
+        else if (!keep) {
+          this.#forget(worker);
           void worker.terminate();
         }
         resolve(result);
       };
-      const onMessage = (result: WorkerRun) => settle(result, true);
-      const onError = (error: Error) => settle({ exitCode: null, stdout: '', stderr: '', error: `the run's worker failed: ${error.message}` }, false);
-      const onExit = (code: number) => settle({ exitCode: null, stdout: '', stderr: '', error: `the run's worker exited (${code})` }, false);
-      const timer = setTimeout(() => settle({ exitCode: null, stdout: '', stderr: '', error: `no result within ${timeoutMs} ms` }, false), timeoutMs);
+      const failed = (why: string): WorkerRun => ({ exitCode: null, stdout: '', stderr: '', error: this.#sanitizer.oneLine(why) });
+      const onMessage = ({ id: answered, ...result }: Answer) => {
+        if (answered === id) settle(result, true);
+      };
+      const onError = (error: Error) => settle(failed(`the run's worker failed: ${error.message}`), false);
+      const onExit = (code: number) => settle(failed(`the run's worker exited (${code})`), false);
+      const timer = setTimeout(() => settle(failed(`no result within ${timeoutMs} ms`), false), timeoutMs);
       worker.on('message', onMessage);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      worker.postMessage({ args } satisfies Request);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ id, args } satisfies Request);
     });
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#all].map((worker) => worker.terminate()));
+    const workers = [...this.#all];
     this.#all.clear();
     this.#idle.length = 0;
+    await Promise.all(workers.map((worker) => worker.terminate()));
   }
 }

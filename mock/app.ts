@@ -403,10 +403,12 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
 /** `run`'s answer, a read's from the cache while the store is unchanged; every other request may change it. */
 function answerKeepingReads(reads: ReadCache, store: Store, run: (request: MockRequest) => MockResponse, request: MockRequest): MockResponse {
   if (request.method !== 'GET') {
-    const response = run(request);
-    // Through the store or a field of what it acts on, and whether or not it was refused.
-    store.changed();
-    return response;
+    try {
+      return run(request);
+    } finally {
+      // Through the store or a field of what it acts on, refused or not, even when a handler throws.
+      store.changed();
+    }
   }
   // A read with a body (wp-themes takes one) answers what the body says: not kept.
   if (request.body.length > 0 || request.tooLarge) return run(request);

@@ -116,10 +116,10 @@ describe('hosted-site-contract mock', () => {
       run.readStderr();
       run.child.kill('SIGTERM');
       expect((await run.exit).code).toBe(0);
-      const dropped = /^log: (\d+) line\(s\) dropped: the log's reader was slower than the requests$/m.exec(run.stderr());
-      expect(dropped, run.stderr().slice(-500)).not.toBeNull();
+      const notes = [...run.stderr().matchAll(/^log: (\d+) line\(s\) dropped: the log's reader was slower than the requests$/gm)];
+      expect(notes.length, run.stderr().slice(-500)).toBeGreaterThan(0);
       const logged = run.stderr().split('\n').filter((line) => line.startsWith('POST /v2/validate 404 ')).length;
-      expect(logged + Number(dropped![1])).toBe(600);
+      expect(logged + notes.reduce((sum, note) => sum + Number(note[1]), 0)).toBe(600);
       expect(run.stderr()).toMatch(/^mock stopped$/m);
     } finally {
       run.child.kill('SIGKILL');

@@ -57,7 +57,7 @@ describe('the log sink', () => {
     expect(text(w)).toBe(`first\n${Array.from({ length: 10 }, (_, i) => `later ${i}\n`).join('')}`);
   });
 
-  it('drops and counts what passes the cap while the reader stalls, then says so', async () => {
+  it('drops and counts what passes the cap while the reader stalls, and says so where the lines were dropped', async () => {
     const w = controlledWriter();
     const sink = createSink(w.write);
     const line = 'x'.repeat(1000);
@@ -70,8 +70,27 @@ describe('the log sink', () => {
     while (w.pending.length) w.complete();
     const out = text(w);
     expect(out.length).toBeLessThanOrEqual(MAX_PENDING_CHARS + 2 * line.length + 200);
-    expect(out).toContain(`log: ${sink.dropped} line(s) dropped: the log's reader was slower than the requests\n`);
+    // Every line kept, then the one note for the run of lines dropped after them.
+    const note = `log: ${sink.dropped} line(s) dropped: the log's reader was slower than the requests`;
     expect(out.split('\n').filter((l) => l === line)).toHaveLength(sent + 1 - sink.dropped);
+    expect(out.endsWith(`${line}\n${note}\n`)).toBe(true);
+  });
+
+  it('a note stands between the lines kept before and after a run of drops', async () => {
+    const w = controlledWriter();
+    const sink = createSink(w.write);
+    const big = 'b'.repeat(MAX_PENDING_CHARS - 10);
+    sink.write('first');
+    await tick(); // 'first' in flight
+    sink.write(big); // fills the cap
+    sink.write('dropped one');
+    sink.write('dropped two');
+    w.complete(); // 'first' written; the big line goes next
+    w.complete();
+    sink.write('after');
+    await tick();
+    while (w.pending.length) w.complete();
+    expect(text(w)).toBe(`first\n${big}\nlog: 2 line(s) dropped: the log's reader was slower than the requests\nafter\n`);
   });
 
   it('writes the rest of a write the reader took only part of, and tries again after EAGAIN', async () => {

@@ -2,8 +2,8 @@
  * Where the mock's log lines go: batched into one asynchronous write per turn of the event loop
  * (or per BATCH_CHARS characters), so a burst of requests costs one system call and none of them waits on
  * it. Bounded: when the reader is slower than the requests (a pipe nobody drains), lines past
- * MAX_PENDING_CHARS characters are dropped and counted, and a line saying how many follows once the reader
- * catches up; the mock never blocks on its log and its memory never grows with it.
+ * MAX_PENDING_CHARS characters are dropped and counted, and a line saying how many stands where
+ * they were dropped; the mock never blocks on its log and its memory never grows with it.
  */
 import { write as fsWrite, writeSync } from 'node:fs';
 
@@ -37,37 +37,34 @@ export function fdSink(fd: number): LogSink {
 
 /** The sink over any asynchronous `write` (tests give one that stalls); `writeNow` writes synchronously at close. */
 export function createSink(write: Write, writeNow?: (text: string) => void): LogSink {
-  let queue: string[] = [];
+  /** Lines, and in their place among them, how many were dropped there (said as one note). */
+  let queue: (string | DropRun)[] = [];
   let queuedChars = 0;
   let inFlightChars = 0;
   let inFlight = false;
   let scheduled = false;
   let dropped = 0;
-  /** Dropped lines not yet reported in the log itself. */
-  let unreported = 0;
   let broken = false;
   let idle: (() => void) | undefined;
 
+  const render = (entry: string | DropRun): string => (typeof entry === 'string' ? entry : dropNote(entry.lines));
   const take = (): string => {
     let text = '';
     let n = 0;
-    while (n < queue.length && (text.length === 0 || text.length + queue[n]!.length < BATCH_CHARS)) text += queue[n++]!;
+    while (n < queue.length && (text.length === 0 || text.length + render(queue[n]!).length < BATCH_CHARS)) text += render(queue[n++]!);
+    const taken = queue.slice(0, n);
     queue = n === queue.length ? [] : queue.slice(n);
-    queuedChars -= text.length;
+    for (const entry of taken) if (typeof entry === 'string') queuedChars -= entry.length;
     return text;
   };
   const flush = () => {
     scheduled = false;
     if (inFlight || broken) return;
-    if (unreported && queuedChars + inFlightChars < MAX_PENDING_CHARS / 2) {
-      queue.unshift(`log: ${unreported} line(s) dropped: the log's reader was slower than the requests\n`);
-      queuedChars += queue[0]!.length;
-      unreported = 0;
-    }
     if (queue.length === 0) return idle?.();
-    let bytes = Buffer.from(take(), 'utf8');
+    const text = take();
+    let bytes = Buffer.from(text, 'utf8');
     inFlight = true;
-    inFlightChars = bytes.length;
+    inFlightChars = text.length;
     const attempt = () => write(bytes, (error, written) => {
       // A pipe in non-blocking mode that is full: the rest again shortly, lines queue meanwhile.
       if (error?.code === 'EAGAIN' || (!error && written < bytes.length)) {
@@ -79,7 +76,7 @@ export function createSink(write: Write, writeNow?: (text: string) => void): Log
       if (error) {
         // The reader went away (EPIPE): nothing more can be written; the mock goes on serving.
         broken = true;
-        dropped += queue.length;
+        dropped += queue.filter((entry) => typeof entry === 'string').length;
         queue = [];
         queuedChars = 0;
         return idle?.();
@@ -88,21 +85,26 @@ export function createSink(write: Write, writeNow?: (text: string) => void): Log
     });
     attempt();
   };
+  const schedule = () => {
+    if (!scheduled && !inFlight) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
   return {
     write(line) {
       if (broken) return void dropped++;
       const text = `${line}\n`;
       if (queuedChars + inFlightChars + text.length > MAX_PENDING_CHARS) {
         dropped++;
-        unreported++;
-        return;
+        const last = queue[queue.length - 1];
+        if (last !== undefined && typeof last !== 'string') last.lines++;
+        else queue.push({ lines: 1 });
+        return schedule();
       }
       queue.push(text);
       queuedChars += text.length;
-      if (!scheduled && !inFlight) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      schedule();
     },
     get dropped() {
       return dropped;
@@ -120,8 +122,7 @@ export function createSink(write: Write, writeNow?: (text: string) => void): Log
         idle = undefined;
       }
       if (inFlight) return false;
-      if (unreported) queue.push(`log: ${unreported} line(s) dropped: the log's reader was slower than the requests\n`);
-      const rest = queue.join('');
+      const rest = queue.map(render).join('');
       queue = [];
       queuedChars = 0;
       if (!rest || broken) return !broken;
@@ -135,3 +136,10 @@ export function createSink(write: Write, writeNow?: (text: string) => void): Log
     },
   };
 }
+
+/** Lines dropped in a row, where they were dropped. */
+interface DropRun {
+  lines: number;
+}
+
+const dropNote = (lines: number): string => `log: ${lines} line(s) dropped: the log's reader was slower than the requests\n`;
