@@ -52,8 +52,8 @@ function filesUnder(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** The hash of generation's inputs and of the files now in `outDir` (the fingerprint itself aside). */
-export function fingerprintOf(outDir: string): string {
+/** The hash of generation's inputs and of the files now in `outDir` (the fingerprint itself aside), and how many those are. */
+export function fingerprintOf(outDir: string): { readonly hash: string; readonly outputs: number } {
   const model = filesUnder(join(repoRoot, 'spec')).filter((file) => !/\.test\.ts$/.test(file));
   const inputs = new Set([...moduleClosure(), ...model, join(repoRoot, 'package-lock.json')]);
   const outputs = filesUnder(outDir).filter((file) => relative(outDir, file) !== FINGERPRINT_FILE);
@@ -67,7 +67,7 @@ export function fingerprintOf(outDir: string): string {
       hash.update('\0');
     }
   }
-  return hash.digest('hex');
+  return { hash: hash.digest('hex'), outputs: outputs.length };
 }
 
 /** The fingerprint `generate` last wrote in `outDir`, if any. */

@@ -143,9 +143,9 @@ export async function runGenerate(args: readonly string[]): Promise<number> {
 
   // Nothing generation reads has changed since `generate` wrote these files, nor have they:
   // up to date without loading the generator (ts-morph).
-  if (flags.check && !documentChanged && recordedFingerprint(outDir) === fingerprintOf(outDir)) {
-    const files = [...(await readTree(outDir)).keys()].filter((path) => path !== FINGERPRINT_FILE).length;
-    console.log(`${outShown} is up to date with the model (${files} files, checked by the fingerprint of their inputs in ${Math.round(performance.now() - started)} ms)`);
+  const fingerprint = flags.check && !documentChanged ? fingerprintOf(outDir) : undefined;
+  if (fingerprint && recordedFingerprint(outDir) === fingerprint.hash) {
+    console.log(`${outShown} is up to date with the model (${fingerprint.outputs} files, checked by the fingerprint of their inputs in ${Math.round(performance.now() - started)} ms)`);
     if (!existsSync(sourceDocument)) console.log(`note: ${shown(sourceDocument)} not found; the model's copy ${shown(documentPath)} was not compared with it`);
     return 0;
   }
@@ -173,7 +173,7 @@ export async function runGenerate(args: readonly string[]): Promise<number> {
   }
 
   await applyDrift(outDir, expected, drift);
-  await writeFile(join(outDir, FINGERPRINT_FILE), `${fingerprintOf(outDir)}\n`);
+  await writeFile(join(outDir, FINGERPRINT_FILE), `${fingerprintOf(outDir).hash}\n`);
   const ms = Math.round(performance.now() - started);
   const count = (kind: DriftKind) => drift.filter((d) => d.kind === kind).length;
   const written = count('stale') + count('missing');

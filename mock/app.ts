@@ -23,6 +23,7 @@ import { DEFAULT_UNMARKED_FIELDS, MAX_BODY_BYTES, MOCK_EXP_INTERVALS, watchesUnm
 import { matchRoute, missedRoute } from './router.ts';
 import { DEFERRABLE_EFFECTS, type Store } from './store.ts';
 import type { CompanySeed } from './fixtures.ts';
+import { BoundedMap } from '../sanitize/bounded-map.ts';
 
 export const handlers: Handlers = { ...companyHandlers, ...domainHandlers, ...siteHandlers, ...environmentHandlers };
 
@@ -58,7 +59,7 @@ const READS_KEPT = 512;
  */
 class ReadCache {
   readonly #store: Store;
-  readonly #answers = new Map<string, MockResponse>();
+  readonly #answers = new BoundedMap<string, MockResponse>(READS_KEPT);
   #version: number;
 
   constructor(store: Store) {
@@ -67,7 +68,7 @@ class ReadCache {
   }
 
   #current(): Map<string, MockResponse> {
-    if (this.#version !== this.#store.version || this.#answers.size >= READS_KEPT) {
+    if (this.#version !== this.#store.version) {
       this.#answers.clear();
       this.#version = this.#store.version;
     }

@@ -9,7 +9,8 @@
  * of the mock's time per request.
  */
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
-import { WARNING_HEADER, type MockRequest, type MockResponse } from './app.ts';
+import { parseJsonBody, WARNING_HEADER, type MockRequest, type MockResponse } from './app.ts';
+import { BoundedMap } from '../sanitize/bounded-map.ts';
 
 export type LogFormat = 'text' | 'json';
 /** `--log`: `off` builds no line at all. */
@@ -44,8 +45,6 @@ const MEMO_ENTRIES = 1024;
 const MEMO_MAX_CHARS = SHOWN_BODY_BYTES;
 /** Methods the mock knows are words of HTTP, not a client's text; any other is sanitized like a path. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** What one log line says: a request answered (`request` for its body) or an answer without one (CONNECT). */
 export interface LogEntry {
   readonly method: string;
@@ -79,12 +78,9 @@ function shownBody(request: MockRequest): unknown {
   if (request.tooLarge) return '[body over the size cap, not kept]';
   const size = request.body.length;
   if (size > SHOWN_BODY_BYTES) return `[${size} bytes, not shown]`;
-  try {
-    return withSecretNamesHidden(JSON.parse(utf8.decode(request.body)));
-  } catch {
-    // Text that is not JSON has no fields to redact by name: only its size is logged.
-    return `[${size} bytes, not JSON]`;
-  }
+  const parsed = parseJsonBody(request);
+  // Text that is not JSON has no fields to redact by name: only its size is logged.
+  return parsed === undefined ? `[${size} bytes, not JSON]` : withSecretNamesHidden(parsed);
 }
 
 /**
@@ -96,7 +92,7 @@ export class RequestLog {
   readonly #sanitizer: Sanitizer;
   readonly #format: LogFormat;
   /** Sanitized client parts by what they are (a path and a body may read alike) and by value. */
-  readonly #memos = { method: new Map<string, string>(), path: new Map<string, string>(), body: new Map<string, string>(), warning: new Map<string, string>() };
+  readonly #memos = { method: memo(), path: memo(), body: memo(), warning: memo() };
   #generation: number;
 
   constructor(sanitizer: Sanitizer, format: LogFormat) {
@@ -158,9 +154,9 @@ export class RequestLog {
   }
 }
 
-/** Keeps `value` under `key` unless the key is too long; a full memo starts over. */
+const memo = () => new BoundedMap<string, string>(MEMO_ENTRIES);
+
+/** Keeps `value` under `key` unless the key is too long to keep. */
 function remember(memo: Map<string, string>, key: string, value: string): void {
-  if (key.length > MEMO_MAX_CHARS) return;
-  if (memo.size >= MEMO_ENTRIES) memo.clear();
-  memo.set(key, value);
+  if (key.length <= MEMO_MAX_CHARS) memo.set(key, value);
 }

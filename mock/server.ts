@@ -122,11 +122,9 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
 function send(res: ServerResponse, response: MockResponse): void {
   const text = response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body));
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
-  if (response.headers) {
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value === undefined) delete headers[name];
-      else headers[name] = value;
-    }
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
   }
   res.writeHead(response.status, headers);
   res.end(text);

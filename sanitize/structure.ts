@@ -9,6 +9,7 @@
 import { secretFieldNames } from '../spec/queries.ts';
 import { readJsonTree, writeJsonTree, type JsonNode } from './json-tree.ts';
 import { decodedLayers, mergeRanges, type View } from './scan.ts';
+import { BoundedMap } from './bounded-map.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -83,14 +84,11 @@ export class SecretFields {
     if (text.length > NAMES_MEMO_CHARS) return this.#namesIn(text, first);
     const key = first ? `1${text}` : `0${text}`;
     let names = this.#named.get(key);
-    if (!names) {
-      if (this.#named.size >= NAMES_MEMO_ENTRIES) this.#named.clear();
-      this.#named.set(key, (names = this.#namesIn(text, first)));
-    }
+    if (!names) this.#named.set(key, (names = this.#namesIn(text, first)));
     return [...names];
   }
 
-  readonly #named = new Map<string, readonly string[]>();
+  readonly #named = new BoundedMap<string, readonly string[]>(NAMES_MEMO_ENTRIES);
 
   #namesIn(text: string, first: boolean): string[] {
     const names = new Set<string>();

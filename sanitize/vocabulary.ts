@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { api } from '../spec/api.ts';
 import { foldText } from './scan.ts';
+import { BoundedMap } from './bounded-map.ts';
 
 /** The folders whose code writes what the suite prints (the mock's fixtures and hostile test servers hold secrets: not read). */
 const WRITERS = ['bin', 'conformance', 'sanitize', 'spec'];
@@ -85,8 +86,7 @@ function load(): string {
 }
 
 /** Answers kept: every sanitizer of a run asks of the same keys and learned values (a search of the whole corpus each). */
-const answers = new Map<string, boolean>();
-const ANSWERS_KEPT = 4096;
+const answers = new BoundedMap<string, boolean>(4096);
 
 /** Whether `value` (case aside) occurs in text the suite writes by itself. */
 export function inSuiteVocabulary(value: string): boolean {
@@ -95,7 +95,6 @@ export function inSuiteVocabulary(value: string): boolean {
   let found = answers.get(folded);
   if (found === undefined) {
     found = mayHold(folded) && corpus.includes(folded);
-    if (answers.size >= ANSWERS_KEPT) answers.clear();
     // Kept by value only when short: a long secret is searched for once per sanitizer that adds it.
     if (folded.length <= 256) answers.set(folded, found);
   }

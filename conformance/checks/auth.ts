@@ -8,6 +8,7 @@ import { SecretFields } from '../../sanitize/structure.ts';
 import { notJudged, type Check, type CheckContext, type Exchange, type ProbeRequest, type Verdict } from '../types.ts';
 import { expectationCheck, judgeExpectation, transportVerdict } from './expectations.ts';
 import { header, isObject, quote } from './values.ts';
+import { BoundedMap } from '../../sanitize/bounded-map.ts';
 
 /**
  * The message's words as this check reads them, lower case with `_`/`-` joins split (`API_KEY`,
@@ -140,14 +141,12 @@ function credentialsOf(request: ProbeRequest): string[] {
 const withoutCredentials = (request: ProbeRequest, text: string): string => credentialHider(credentialsOf(request)).text(text);
 
 /** A run sends a few credentials many times (each near-miss key on every endpoint): one sanitizer each, kept. */
-const hiders = new Map<string, Sanitizer>();
-const HIDERS_KEPT = 64;
+const hiders = new BoundedMap<string, Sanitizer>(64);
 
 function credentialHider(values: readonly string[]): Sanitizer {
   const key = JSON.stringify(values);
   let hider = hiders.get(key);
   if (!hider) {
-    if (hiders.size >= HIDERS_KEPT) hiders.clear();
     hider = new Sanitizer(values.map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), new SecretFields([]));
     hiders.set(key, hider);
   }

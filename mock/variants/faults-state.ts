@@ -7,7 +7,8 @@ import type { UpdateDnsRecordsRequest } from '../../generated/types.ts';
 import { handlers } from '../app.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { derivedContext, type Context } from '../handler.ts';
-import type { Variant } from '../variant.ts';
+import type { EnvironmentState, Store } from '../store.ts';
+import type { Hooks, Variant } from '../variant.ts';
 import { fault } from './build.ts';
 
 /** The reference DNS update, on a body rewritten from the values the record holds now. */
@@ -19,6 +20,24 @@ const dnsUpdateRewritten =
   };
 
 const values = (list: readonly { value: string }[] | undefined) => (list ?? []).map((r) => r.value);
+
+/**
+ * The reference SFTP removal, then `more` on the account's environment (the removed account as it
+ * was): the faults of a removal that changes more than the account it names.
+ */
+function removalThen(more: (store: Store, env: EnvironmentState, removed: EnvironmentState['sftpAccounts'][number]) => void): Hooks {
+  return {
+    handlers: {
+      removeAdditionalSftpAccount: (context) => {
+        const env = context.store.sftpAccountOwner(context.company.id, context.params.sftp_account_id);
+        const removed = env?.sftpAccounts.find((a) => a.id === context.params.sftp_account_id.toLowerCase());
+        const answer = handlers.removeAdditionalSftpAccount(context);
+        if (env && removed) more(context.store, env, removed);
+        return answer;
+      },
+    },
+  };
+}
 
 export const stateFaults: readonly Variant[] = [
   fault('dns-update-ttl-ignored', 'STATE-DNS-UPDATE', 'updateDnsRecords', 'The DNS update ignores the `ttl` it carries for a record the domain already holds (a new record takes it).', {
@@ -78,38 +97,15 @@ export const stateFaults: readonly Variant[] = [
       },
     },
   }),
-  fault('sftp-removal-by-directory', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account removes every account of its environment with the same root directory (accounts keyed by directory).', {
-    handlers: {
-      removeAdditionalSftpAccount: (context) => {
-        const id = context.params.sftp_account_id.toLowerCase();
-        const env = context.store.sftpAccountOwner(context.company.id, id);
-        const root = env?.sftpAccounts.find((a) => a.id === id)?.root_directory;
-        const answer = handlers.removeAdditionalSftpAccount(context);
-        for (const other of env?.sftpAccounts.filter((a) => a.root_directory === root) ?? []) context.store.removeSftpAccount(env!, other.id);
-        return answer;
-      },
-    },
-  }),
-  fault('sftp-removal-removes-every-account', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account removes every account of its environment.', {
-    handlers: {
-      removeAdditionalSftpAccount: (context) => {
-        const env = context.store.sftpAccountOwner(context.company.id, context.params.sftp_account_id);
-        const answer = handlers.removeAdditionalSftpAccount(context);
-        for (const other of [...(env?.sftpAccounts ?? [])]) context.store.removeSftpAccount(env!, other.id);
-        return answer;
-      },
-    },
-  }),
-  fault('sftp-removal-deactivates-others', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account also deactivates the other accounts of its environment (`is_active` false).', {
-    handlers: {
-      removeAdditionalSftpAccount: (context) => {
-        const env = context.store.sftpAccountOwner(context.company.id, context.params.sftp_account_id);
-        const answer = handlers.removeAdditionalSftpAccount(context);
-        for (const other of env?.sftpAccounts ?? []) other.is_active = false;
-        return answer;
-      },
-    },
-  }),
+  fault('sftp-removal-by-directory', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account removes every account of its environment with the same root directory (accounts keyed by directory).', removalThen((store, env, removed) => {
+    for (const other of env.sftpAccounts.filter((a) => a.root_directory === removed.root_directory)) store.removeSftpAccount(env, other.id);
+  })),
+  fault('sftp-removal-removes-every-account', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account removes every account of its environment.', removalThen((store, env) => {
+    for (const other of [...env.sftpAccounts]) store.removeSftpAccount(env, other.id);
+  })),
+  fault('sftp-removal-deactivates-others', 'STATE-SFTP-REMOVE', 'removeAdditionalSftpAccount', 'Removing an additional SFTP account also deactivates the other accounts of its environment (`is_active` false).', removalThen((_store, env) => {
+    for (const other of env.sftpAccounts) other.is_active = false;
+  })),
   fault('wpa-create-user-not-created', 'STATE-WPA-USER', 'createWpAdminUser', 'wpa-create-user answers `create_wp_admin_user: true` but creates no user.', {
     handlers: {
       createWpAdminUser: (context) => {
