@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['{spec,generator,generated,conformance,mock,scripts,bin,sanitize,diff}/**/*.test.ts'],
     setupFiles: ['scripts/test-setup.ts'],
+    globalSetup: ['scripts/test-build.ts'],
     testTimeout: 60_000,
     // One test file more than there are cores: many files wait (state windows, throttling,
     // timeouts) while others compute, and the extra one fills those waits (on 2 cores, 283 s → ~190 s).

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seedCompanies } from '../mock/fixtures.ts';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { api } from '../spec/api.ts';
@@ -20,11 +20,15 @@ import type { Report } from './types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** The command from a clone (through tsx), as the README's main job runs it. */
+const FROM_CLONE = 'bin/hosted-site-contract.js';
+
+/** `conform` as a process: compiled, as the package runs it (scripts/test-build.ts), unless `launcher` names another. */
+function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}, launcher = inject('compiledCli')): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['bin/hosted-site-contract.js', 'conform', ...args],
+      [launcher, 'conform', ...args],
       { cwd: root, env: { PATH: process.env.PATH, ...env }, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
@@ -143,7 +147,7 @@ describe('the default run against the embedded mock', () => {
   let run: { code: number; stdout: string; stderr: string };
   let report: Report;
   beforeAll(async () => {
-    run = await cli(['--reporter', 'json']);
+    run = await cli(['--reporter', 'json'], {}, FROM_CLONE);
     report = JSON.parse(run.stdout) as Report;
   });
 

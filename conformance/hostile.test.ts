@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { describe, it, vi } from 'vitest';
+import { describe, inject, it, vi } from 'vitest';
 import { phpJsonEncode } from '../sanitize/echo-forms.ts';
 import { runConformCli, type CliRun } from './hostile/cli-run.ts';
 import { behaviours, DECOY_PASSWORD, ECHO_FORMS, injectionMarker, ONE_SCOPE, SERVED_LAYOUTS, startHostile, type Behaviour, type Scope } from './hostile/servers.ts';
@@ -203,6 +203,8 @@ describe.concurrent('the suite against hostile targets', () => {
         url: server.url,
         apiKey: server.apiKey,
         siteId: server.siteId,
+        // Compiled, as the package runs it: tsx's loading, paid per row, is not what the table is about.
+        launcher: inject('compiledCli'),
         timeoutMs: ROW_BOUND_MS,
         extraArgs: [
           ...(QUICK.has(behaviour) ? ['--runs', '1'] : []),

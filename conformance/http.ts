@@ -91,40 +91,47 @@ export function createTransport(options: TransportOptions): Transport {
   /**
    * One attempt, given `deadlineMs` (what is left of the request's `timeoutMs`). The answer's
    * secrets are learned from its raw body, then the body is kept as reports may show it (body.ts).
+   * One timer per attempt: at the deadline it aborts the request, and should the stream not end
+   * even then, it settles the attempt as a timeout STUCK_GRACE_MS later.
    */
-  async function attempt(req: ProbeRequest, deadlineMs: number, secretServed: boolean): Promise<Attempt> {
+  function attempt(req: ProbeRequest, deadlineMs: number, secretServed: boolean): Promise<Attempt> {
     const started = performance.now();
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, deadlineMs);
-    const elapsed = () => Math.round(performance.now() - started);
-    try {
-      if (options.sanitizer) learnExchange(options.sanitizer, req);
-      const res = await request(req.url, {
-        method: req.method as 'GET',
-        headers: req.headers,
-        body: req.body,
-        dispatcher,
-        signal: controller.signal,
-      });
-      const { bytes, cut } = await readCapped(res.body, bodyCap);
-      const headers = flattenHeaders(res.headers);
-      const text = bodyText(bytes, cut, headers['content-encoding']);
-      const { secrets, ...answer } = readAnswer({ text, headers, cut, cap: bodyCap, servesSecret: secretServed });
-      const response: ProbeResponse = { status: res.statusCode, headers, ...answer, ms: elapsed() };
-      if (options.sanitizer) {
-        options.sanitizer.learnValues(secrets, 'served');
-        markLearned(options.sanitizer, response);
-      }
-      return { response };
-    } catch (error) {
-      return { failure: classify(error, timedOut, options.timeoutMs, elapsed()) };
-    } finally {
-      clearTimeout(timer);
+    return new Promise<Attempt>((resolve) => {
+      let settled = false;
+      const settle = (result: Attempt) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(result);
+      };
+      let timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+        const ms = deadlineMs + STUCK_GRACE_MS;
+        timer = setTimeout(() => settle({ failure: { kind: 'timeout', message: `no complete answer within ${ms} ms`, ms } }), STUCK_GRACE_MS);
+      }, deadlineMs);
+      exchange(req, controller.signal, secretServed, started).then(
+        (response) => settle({ response }),
+        (error: unknown) => settle({ failure: classify(error, timedOut, options.timeoutMs, Math.round(performance.now() - started)) }),
+      );
+    });
+  }
+
+  async function exchange(req: ProbeRequest, signal: AbortSignal, secretServed: boolean, started: number): Promise<ProbeResponse> {
+    if (options.sanitizer) learnExchange(options.sanitizer, req);
+    const res = await request(req.url, { method: req.method as 'GET', headers: req.headers, body: req.body, dispatcher, signal });
+    const { bytes, cut } = await readCapped(res.body, bodyCap, res.headers['content-length']);
+    const headers = flattenHeaders(res.headers);
+    const text = bodyText(bytes, cut, headers['content-encoding']);
+    const { secrets, ...answer } = readAnswer({ text, headers, cut, cap: bodyCap, servesSecret: secretServed });
+    const response: ProbeResponse = { status: res.statusCode, headers, ...answer, ms: Math.round(performance.now() - started) };
+    if (options.sanitizer) {
+      options.sanitizer.learnValues(secrets, 'served');
+      markLearned(options.sanitizer, response);
     }
+    return response;
   }
 
   /** What a request the budget did not cover is: no answer, and nothing judged. */
@@ -162,8 +169,7 @@ export function createTransport(options: TransportOptions): Transport {
       // The budget's deadline cuts an attempt short too: what it cuts judges nothing.
       const cutAt = Math.min(left, deadline - performance.now());
       const began = performance.now();
-      // The deadline inside `attempt` should always fire; this second one guards against a stuck stream.
-      const result = await withDeadline(attempt(probe.request, Math.max(1, cutAt), servesSecret(probe.endpoint)), Math.max(1, cutAt) + 2_000);
+      const result = await attempt(probe.request, Math.max(1, cutAt), servesSecret(probe.endpoint));
       spent += performance.now() - began;
       if ('failure' in result) {
         pacer.settle(ticket);
@@ -200,14 +206,6 @@ export function createTransport(options: TransportOptions): Transport {
   });
 }
 
-function withDeadline(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<Attempt>((resolve) => {
-    timer = setTimeout(() => resolve({ failure: { kind: 'timeout', message: `no complete answer within ${ms} ms`, ms } }), ms);
-  });
-  return Promise.race([attempt, deadline]).finally(() => clearTimeout(timer));
-}
-
 /**
  * The body as text: UTF-8, lossy; a content-encoded body (which the suite never asked for) is
  * described, not shown: its bytes are no text, and a report full of them says nothing.
@@ -217,8 +215,18 @@ function bodyText(bytes: Buffer, cut: boolean, encoding: string | undefined): st
   return `[${bytes.length} bytes${cut ? ', cut at the size cap,' : ''} of ${clip(encoding.trim(), 40)}-encoded data, not decoded]`;
 }
 
-/** Reads the body up to `cap` bytes; the rest is dropped with the connection. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number): Promise<{ bytes: Buffer; cut: boolean }> {
+/** An attempt whose stream does not end even once aborted at its deadline is settled this much later. */
+const STUCK_GRACE_MS = 2_000;
+
+type Body = AsyncIterable<Buffer> & { destroy(): unknown; arrayBuffer(): Promise<ArrayBuffer> };
+
+/**
+ * Reads the body up to `cap` bytes; the rest is dropped with the connection. A body whose
+ * Content-Length is within the cap is read whole at once: undici frames it by that length, so
+ * it cannot grow past it.
+ */
+async function readCapped(body: Body, cap: number, length?: string | string[]): Promise<{ bytes: Buffer; cut: boolean }> {
+  if (typeof length === 'string' && /^\d{1,15}$/.test(length) && Number(length) <= cap) return { bytes: Buffer.from(await body.arrayBuffer()), cut: false };
   const chunks: Buffer[] = [];
   let size = 0;
   let cut = false;

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { validateValidateApiKeyResponse } from '../generated/validators.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -27,7 +27,8 @@ interface Run {
 
 /** `holdStderr`: nobody reads the mock's stderr until `readStderr` (a log reader that stalls). */
 function runMockCli(args: readonly string[], env: Readonly<Record<string, string>> = {}, options: { holdStderr?: boolean } = {}): Run {
-  const child = spawn(process.execPath, ['bin/hosted-site-contract.js', 'mock', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // Compiled, as the package runs it (scripts/test-build.ts): the launcher's tsx is bin/cli.test.ts's subject.
+  const child = spawn(process.execPath, [inject('compiledCli'), 'mock', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));

@@ -10,7 +10,6 @@ import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
-const dist = new URL('dist/', root);
 
 /**
  * The self-test starts its worker threads from the launcher it finds at ../bin/hosted-site-contract.js
@@ -22,17 +21,17 @@ const LAUNCHER = `#!/usr/bin/env node
 import './cli.js';
 `;
 
-function compile(): void {
+function compile(dist: URL): void {
   const tsc = fileURLToPath(new URL('node_modules/typescript/bin/tsc', root));
   try {
-    execFileSync(process.execPath, [tsc, '-p', fileURLToPath(new URL('tsconfig.build.json', root))], { stdio: 'inherit' });
+    execFileSync(process.execPath, [tsc, '-p', fileURLToPath(new URL('tsconfig.build.json', root)), '--outDir', fileURLToPath(dist)], { stdio: 'inherit' });
   } catch {
     throw new Error('tsc reported errors (above)');
   }
 }
 
 /** generated/ files that are not TypeScript sources (tsc copies none of them). */
-function copyGeneratedAssets(): string[] {
+function copyGeneratedAssets(dist: URL): string[] {
   const names = readdirSync(new URL('generated/', root)).filter((name) => !name.endsWith('.ts') || name.endsWith('.d.ts'));
   for (const name of names) copyFileSync(new URL(`generated/${name}`, root), new URL(`generated/${name}`, dist));
   return names;
@@ -52,21 +51,25 @@ function declarationsImportJs(dir: URL): void {
   }
 }
 
-function main(): number {
+/**
+ * Builds into `dist` (default: the repository's dist/). The tests build once into a directory of
+ * their own (scripts/test-build.ts), so a build the package test starts cannot pull it from under them.
+ */
+export function build(dist: URL = new URL('dist/', root)): number {
   rmSync(dist, { recursive: true, force: true });
   try {
-    compile();
+    compile(dist);
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
     return 1;
   }
   declarationsImportJs(dist);
-  const assets = copyGeneratedAssets();
+  const assets = copyGeneratedAssets(dist);
   const launcher = new URL('bin/hosted-site-contract.js', dist);
   writeFileSync(launcher, LAUNCHER);
   chmodSync(launcher, 0o755);
-  console.log(`build: dist/ written (compiled sources, generated/${assets.join(', generated/')}, bin/hosted-site-contract.js)`);
+  console.log(`build: ${fileURLToPath(dist)} written (compiled sources, generated/${assets.join(', generated/')}, bin/hosted-site-contract.js)`);
   return 0;
 }
 
-process.exitCode = main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = build();

@@ -28,6 +28,8 @@ export interface CliInput {
   readonly apiKey: string;
   readonly siteId: string;
   readonly extraArgs?: readonly string[];
+  /** The command's entry (default: the repository's launcher, which runs the sources through tsx). */
+  readonly launcher?: string;
   /** `--timeout-ms` of the run (default 2000: rows about time end fast). */
   readonly requestTimeoutMs?: number;
   /** The child is killed (SIGKILL, whole process group) if it runs longer. */
@@ -106,7 +108,7 @@ export async function runConformCli(input: CliInput): Promise<CliRun> {
   try {
     const args = [
       '--max-old-space-size=256',
-      CLI,
+      input.launcher ?? CLI,
       'conform',
       '--base-url', input.url,
       '--site-id', input.siteId,
