@@ -78,8 +78,25 @@ const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
   ...each(ECHO_FORMS, (b) => (b === 'echo-cut-headers' ? [/Content-Type/] : [/HTTP 500|NO-SERVER-ERROR/])),
 };
 
-/** Rows built on secrets the suite must find by itself: cheaper runs (one example per property) show the same. */
-const QUICK: ReadonlySet<Behaviour> = new Set([...ONE_SCOPE].filter((b) => b !== 'quote-injection'));
+/**
+ * Rows whose run shows the same with one example per property: those built on secrets the suite
+ * must find by itself, those about one answer's transport (named once it comes, however many
+ * probes meet it), and those about time (an operation's probes stop after MAX_TIMEOUTS_IN_A_ROW
+ * timeouts however many there are, so the waits are the same). Rows about load (`heavy`) and
+ * echoes in bulk keep the default run.
+ */
+const QUICK: ReadonlySet<Behaviour> = new Set([
+  ...[...ONE_SCOPE].filter((b) => b !== 'quote-injection'),
+  ...TIME_ROWS,
+  'reset',
+  'garbage-http',
+  'duplicate-content-length',
+  'html-200',
+  'redirect-loop',
+  'redirect-other-host',
+  'throttled-forever',
+  'huge-password',
+]);
 
 /** Rows whose one misbehaving path stays within what the suite copes with: they conform. */
 const conformOnOnePath: ReadonlySet<Behaviour> = new Set(['password-flood']);

@@ -201,6 +201,23 @@ export function foldText(text: string): string {
   return out + text.slice(from).toLowerCase();
 }
 
+/**
+ * How many units `text` folds to (`foldText(text).length`), and the index of the first unit whose
+ * fold reaches past `upTo` folded units (`text.length` if none): counted, never built, so a form
+ * of millions of units costs no copy.
+ */
+export function foldedExtent(text: string, upTo: number): { readonly length: number; readonly past: number } {
+  let length = 0;
+  let past = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const folded = foldOne(unit);
+    length += folded >= 0 ? 1 : foldExpansions.get(unit)!.length;
+    if (past === text.length && length > upTo) past = i;
+  }
+  return { length, past };
+}
+
 // ---- the automaton -------------------------------------------------------------------------------
 
 /** Steps taken by every `spans` call so far, for tests that the work is linear in the text. */

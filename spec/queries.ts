@@ -111,16 +111,39 @@ export interface TypedValue {
 /**
  * Every value of `value` that the model types, read along `type`, depth first. Values of other
  * shapes than the type's (a validator's business) and properties the model does not list are
- * passed over.
+ * passed over; so are the values of types `within` rules out, and all they hold.
  */
-export function* typedValues(type: FieldType, value: unknown, path: readonly (string | number)[] = []): Generator<TypedValue> {
+export function* typedValues(type: FieldType, value: unknown, path: readonly (string | number)[] = [], within?: (type: FieldType) => boolean): Generator<TypedValue> {
+  if (within && !within(type)) return;
   yield { path, type, value };
   if (type.kind === 'array' && Array.isArray(value)) {
-    for (const [i, item] of value.entries()) yield* typedValues(type.items, item, [...path, i]);
+    for (const [i, item] of value.entries()) yield* typedValues(type.items, item, [...path, i], within);
   } else if ((type.kind === 'object' || type.kind === 'ref') && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const fields = type.kind === 'object' ? type.fields : resource(type.resource).fields;
-    for (const f of fields) if (Object.hasOwn(value, f.name)) yield* typedValues(f.type, (value as Record<string, unknown>)[f.name], [...path, f.name]);
+    for (const f of fields) if (Object.hasOwn(value, f.name)) yield* typedValues(f.type, (value as Record<string, unknown>)[f.name], [...path, f.name], within);
   }
+}
+
+/** `holds` is true of `type` or of a type it holds (its items, fields, the resource it names); kept per type. */
+export function holdsSome(holds: (type: FieldType) => boolean): (type: FieldType) => boolean {
+  const known = new WeakMap<FieldType, boolean>();
+  const reading = new Set<string>();
+  const test = (type: FieldType): boolean => {
+    const kept = known.get(type);
+    if (kept !== undefined) return kept;
+    let answer: boolean;
+    if (type.kind === 'ref') {
+      // A resource that holds itself adds nothing the first reading does not find.
+      if (reading.has(type.resource)) return holds(type);
+      reading.add(type.resource);
+      answer = holds(type) || resource(type.resource).fields.some((f) => test(f.type));
+      reading.delete(type.resource);
+    } else answer = holds(type) || (type.kind === 'array' ? test(type.items) : type.kind === 'object' ? type.fields.some((f) => test(f.type)) : false);
+    // An answer reached inside a resource being read may lack what the rest of it holds: kept only at the top.
+    if (reading.size === 0) known.set(type, answer);
+    return answer;
+  };
+  return test;
 }
 
 /** Names of the fields marked secret in `type` and everything it holds (resources by reference aside: the resources are visited themselves). */

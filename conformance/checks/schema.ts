@@ -8,7 +8,7 @@
 import { formats } from '../../spec/formats.ts';
 import { EPOCH_MS_PLAUSIBLE_FROM } from '../../spec/gaps.ts';
 import type { Endpoint } from '../../spec/model.ts';
-import { holdsEpochMs, isAck, typedValues } from '../../spec/queries.ts';
+import { holdsEpochMs, holdsSome, isAck, typedValues } from '../../spec/queries.ts';
 import { responseValidators, type ValidationError } from '../../generated/validators.js';
 import type { Check, CheckContext, Verdict } from '../types.ts';
 import { is2xx } from './success.ts';
@@ -113,10 +113,13 @@ const isoDate = (ms: number): string => new Date(ms).toISOString().replace('.000
  * (ASM-EPOCH-MS-PLAUSIBLE), in words; each most likely epoch seconds. Read along the endpoint's
  * body type, so the model alone says which values hold milliseconds.
  */
+/** A body is read only where the model puts epoch milliseconds: most answers hold none, or in one field. */
+const mayHoldEpochMs = holdsSome(holdsEpochMs);
+
 function implausibleEpochMs(endpoint: Endpoint, body: unknown): { readonly at: string; readonly text: string }[] {
   if (endpoint.success.kind === 'ack') return [];
   const found: { at: string; text: string }[] = [];
-  for (const { path, type, value } of typedValues(endpoint.success.body, body)) {
+  for (const { path, type, value } of typedValues(endpoint.success.body, body, [], mayHoldEpochMs)) {
     if (!holdsEpochMs(type)) continue;
     // Values of another type are the validator's finding, not a question of unit.
     const ms = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : undefined;
