@@ -4,19 +4,20 @@
  * what it uses. Exit codes: 0 success, 1 the command's check failed, 2 bad usage, an environment
  * the command cannot use, or an internal error (never a verdict).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { conformFlags } from '../conformance/flags.ts';
 import { diffFlags } from '../diff/flags.ts';
+import { proxyFlags } from '../proxy/flags.ts';
 import { MAX_KEPT_OPERATIONS } from '../mock/policy.ts';
 import { layouts } from '../mock/layouts.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { apiIdentity } from '../spec/identity.ts';
 import { SetupError, thrown, type Command } from './command.ts';
+import { packageVersion, PROGRAM } from './package-info.ts';
 import { commandLineSecrets, onCrash, onOutputError } from './process-guard.ts';
 
-const PROGRAM = 'hosted-site-contract';
 
 const commands: readonly Command[] = [
   {
@@ -48,7 +49,8 @@ const commands: readonly Command[] = [
       '--rate-limit N/WINDOW  a token bucket per key (120/60s, 120/1m, 20/s): past it, 429 with Retry-After; every',
       '              answer carries RateLimit-Policy and RateLimit (the IETF draft), for testing a client\'s 429 handling',
       '',
-      'a 400 lists every problem in data.problems; an unknown path or method answers 404 naming the closest endpoints in data',
+      'a 400 lists every problem in data.problems, and the log line says them; an unknown path or method answers 404',
+      '              saying it is not an endpoint of the document, naming the endpoints likely meant (message and data)',
       '',
       `acknowledged operations: the newest ${MAX_KEPT_OPERATIONS} are kept in memory, the oldest dropped first`,
       'exit codes: 0 stopped by SIGINT or SIGTERM, 2 bad usage or cannot listen (port in use, unknown host)',
@@ -56,9 +58,21 @@ const commands: readonly Command[] = [
     run: async (args, { sanitizer }) => (await import('../mock/cli.ts')).runMock(args, sanitizer),
   },
   {
+    name: 'explain',
+    summary: 'what a code of the model means (a rule id such as AUTH-401, UNK-*, ASM-*, CONFLICT-*); without one, every code',
+    usage: 'explain [CODE]',
+    flags: [
+      'CODE  the code, in any case: prints its statement, where the document says it, and what the model records',
+      '      of it (the endpoints it covers, the side the mock and the suite take, the fields that rest on it)',
+      '',
+      'exit codes: 0 printed, 2 no such code (naming the nearest codes) or bad usage',
+    ],
+    run: async (args) => (await import('./explain.ts')).runExplain(args, process.stdout),
+  },
+  {
     name: 'conform',
     summary: 'check an API against the document (without --base-url: the embedded mock); exit 1 on any failure',
-    usage: 'conform [--base-url URL --api-key KEY --site-id UUID] [--reporter console|json|junit]... [--output FILE] [more: help conform]',
+    usage: 'conform [--base-url URL --api-key KEY --site-id UUID] [--reporter console|json|junit|github]... [--output FILE] [more: help conform]',
     flags: conformFlags,
     run: async (args, { sanitizer }) => (await import('../conformance/cli.ts')).runConform(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, sanitizer }),
   },
@@ -84,6 +98,13 @@ const commands: readonly Command[] = [
     usage: 'diff --from REF|FILE [--to REF|FILE] [--format markdown|json|junit] [--output FILE] [--fail-on client-breaking|server-breaking|any]',
     flags: diffFlags,
     run: async (args, { sanitizer }) => (await import('../diff/cli.ts')).runDiff(args, { stdout: process.stdout, stderr: process.stderr, sanitizer }),
+  },
+  {
+    name: 'proxy',
+    summary: 'a validating reverse proxy: forwards traffic unchanged, judges each request (client) and answer (server)',
+    usage: 'proxy --target URL [--port PORT] [--reporter console|json|junit]... [--output FILE] [--fail-on client|server|any|none] [more: help proxy]',
+    flags: proxyFlags,
+    run: async (args, { sanitizer }) => (await import('../proxy/cli.ts')).runProxy(args, { stdout: process.stdout, stderr: process.stderr, sanitizer }),
   },
 ];
 
@@ -124,18 +145,8 @@ function overview(): string {
  * version from its package.json, the document's from the model's identity (not the whole model).
  */
 function versionLine(): string {
-  const { version } = JSON.parse(readFileSync(packageJson(), 'utf8')) as { version: string };
   const { title, basePath, specVersion } = apiIdentity;
-  return `${PROGRAM} ${version} (${title} ${basePath.replace(/^\//, '')}, spec ${specVersion})`;
-}
-
-/** The package's package.json: next to bin/ in the repository, two levels up from dist/bin/ once built. */
-function packageJson(): URL {
-  for (const up of ['../package.json', '../../package.json']) {
-    const url = new URL(up, import.meta.url);
-    if (existsSync(url)) return url;
-  }
-  throw new SetupError('cannot find the package.json of hosted-site-contract next to its bin/');
+  return `${PROGRAM} ${packageVersion()} (${title} ${basePath.replace(/^\//, '')}, spec ${specVersion})`;
 }
 
 const commandHelp = (c: Command): string =>

@@ -51,6 +51,7 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     ['a site id that is not a UUID', ['--base-url', 'http://127.0.0.1:1/v2', '--api-key', KEY, '--site-id', 'abc'], /--site-id must be a UUID/],
     ['an unknown reporter', ['--reporter', 'xml'], /--reporter must be/],
     ['json and junit without --output', ['--reporter', 'json', '--reporter', 'junit'], /need --output/],
+    ['github and json without --output', ['--reporter', 'github', '--reporter', 'json'], /--reporter github and --reporter json together need --output FILE/],
     ['an unknown flag', ['--fast'], /unknown option '--fast'/],
     ['--max-wait-s that is not a number', ['--max-wait-s', 'soon'], /--max-wait-s needs a whole number from 0/],
     ['--max-body-kb 0', ['--max-body-kb', '0'], /--max-body-kb needs a whole number from 1/],
@@ -103,6 +104,14 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('with --reporter github, a GITHUB_STEP_SUMMARY that is a directory is refused before the run; without the reporter it is not read', async () => {
+    const refused = await cli(['--reporter', 'github', '--only', 'BASE-PATH'], { GITHUB_STEP_SUMMARY: tmpdir() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/GITHUB_STEP_SUMMARY: .* is a directory, not a file/);
+    expect((await cli(['--only', 'BASE-PATH', '--reporter', 'json'], { GITHUB_STEP_SUMMARY: tmpdir() })).code).toBe(0);
   });
 
   it('an unwritable --output is found before the first request', async () => {
@@ -313,5 +322,20 @@ describe('reports', () => {
     expect(new Set(json.checks.map((c) => c.rule))).toEqual(new Set(['AUTH-401', 'ERR-BODY']));
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
     expect(xml.match(/<testcase /g)).toHaveLength(json.checks.length);
+  });
+
+  it('compiled, as a workflow step runs it: annotations on stdout, JUnit and the job summary say the version, the console on stderr ends with the verdict', async () => {
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+    const summary = join(dir, 'summary.md');
+    const args = ['--mock-variant', 'error-status-mismatch', '--only', 'ERR-BODY', '--runs', '2', '--reporter', 'console', '--reporter', 'github', '--reporter', 'junit', '--output', join(dir, 'step.xml')];
+    const { code, stdout, stderr } = await cli(args, { GITHUB_STEP_SUMMARY: summary });
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^::error title=ERR-BODY on [^:]+::/);
+    expect(stderr.trimEnd().split('\n').at(-1)).toMatch(/^✗ does not conform: /);
+    expect(stderr).toContain(`${pkg.name} ${pkg.version} conform: `);
+    expect(await readFile(join(dir, 'step.xml'), 'utf8')).toContain(`<property name="toolVersion" value="${pkg.version}"/>`);
+    expect(await readFile(summary, 'utf8')).toContain(`${pkg.name} ${pkg.version}, spec ${api.specVersion}`);
   });
 });

@@ -5,7 +5,9 @@
  * (or was skipped, with `--fail-on-skip`), 2 bad usage or a target the suite cannot use (one
  * line, no stack trace). Every byte it writes, to a stream or a file, passes the one sanitizer.
  */
-import { writeReportFile } from '../bin/report-file.ts';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { REPORT_FILE_MODE, writeReportFile } from '../bin/report-file.ts';
 import { SetupError, UsageError } from '../bin/command.ts';
 import { startMock, type MockFixtures } from '../mock/server.ts';
 import { LETTER_VARIANT } from '../mock/variants/conformant.ts';
@@ -21,7 +23,9 @@ import { DEFAULT_SHRINK_BUDGET } from './shrink.ts';
 import { liveSafetyNote } from './probes/inputs.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
 import { parseConformArgs, type ConformOptions, type Destination } from './options.ts';
-import { finalLine, renderConsole } from './report/console.ts';
+import { finalLine, renderConsole, type ConsoleStyle } from './report/console.ts';
+import { renderGithub } from './report/github.ts';
+import { renderJobSummary } from './report/job-summary.ts';
 import { createProgress } from './report/progress.ts';
 import { renderJson } from './report/json.ts';
 import { renderJunit } from './report/junit.ts';
@@ -207,8 +211,9 @@ async function checkedVariant(name: string) {
 }
 
 /**
- * Writes every report through the sanitizing streams, files through the sanitizer too. A file
- * that cannot be written (checked before the run, but a disk may fill) is one line and exit 2.
+ * Writes every report through the sanitizing streams, files through the sanitizer too, the job
+ * summary after them and the console report last, so its verdict is the last line a reader sees.
+ * A file that cannot be written (checked before the run, but a disk may fill) is one line and exit 2.
  */
 async function writeReports(
   report: Report,
@@ -216,48 +221,78 @@ async function writeReports(
   io: ConformIo,
   out: { stdout: SanitizedStream; stderr: SanitizedStream; sanitizer: Sanitizer },
 ): Promise<number | undefined> {
-  const consoleChosen = options.destinations.some((d) => d.reporter === 'console');
-  let failed: number | undefined;
-  for (const d of options.destinations) {
+  const write = async (d: Destination): Promise<number | undefined> => {
     const stream = d.to === 'stdout' ? out.stdout : d.to === 'stderr' ? out.stderr : undefined;
-    const color = stream?.isTTY === true && !io.env.NO_COLOR;
-    let text = render(d, report, color);
-    // The report was sanitized value by value; should its rendering still hold something to hide
-    // (a secret made of the renderer's own text), the curl lines go first: a replacement inside
-    // one could break its shell quoting.
-    if (out.sanitizer.spans(text).length > 0) {
-      text = render(d, { ...report, failures: report.failures.map((f) => ({ ...f, curl: CURL_WITHHELD })), warnings: report.warnings.map((f) => ({ ...f, curl: CURL_WITHHELD })) }, color);
-      const hidden = out.sanitizer.text(text);
-      // Left after every value was sanitized: a secret the target served that is made of the
-      // report's own words or syntax. It is hidden all the same; the report may no longer parse.
-      if (hidden !== text && d.reporter !== 'console') {
-        out.stderr.write(`${PREFIX}: the ${d.reporter} report had to be changed after rendering, to hide a value the target served that matches the report's own text; it may not parse\n`);
-      }
-      text = hidden;
+    const style = { color: stream?.isTTY === true && !io.env.NO_COLOR, verbose: options.verbose };
+    const text = rendered(d.reporter, (r) => render(d, r, style), report, out);
+    if (typeof d.to !== 'object') return new Promise<undefined>((resolve) => stream!.write(text, () => resolve(undefined)));
+    try {
+      await writeReportFile(d.to.file, out.sanitizer.text(text)); // a file passes the sanitizer as a stream does; 0600, never through a link
+      out.stderr.write(`${PREFIX}: ${d.reporter} report written to ${d.to.file}\n`);
+      return undefined;
+    } catch (error) {
+      out.stderr.write(`${PREFIX}: cannot write the ${d.reporter} report to ${d.to.file}: ${out.sanitizer.message(error)}\n`);
+      return 2;
     }
-    if (typeof d.to === 'object') {
-      try {
-        await writeReportFile(d.to.file, out.sanitizer.text(text)); // a file passes the sanitizer as a stream does; 0600, never through a link
-        out.stderr.write(`${PREFIX}: ${d.reporter} report written to ${d.to.file}\n`);
-      } catch (error) {
-        out.stderr.write(`${PREFIX}: cannot write the ${d.reporter} report to ${d.to.file}: ${out.sanitizer.message(error)}\n`);
-        failed = 2;
-      }
-    } else {
-      await new Promise<void>((resolve) => stream!.write(text, () => resolve()));
-    }
-  }
-  if (!consoleChosen) out.stderr.write(`${finalLine(report)}\n`);
+  };
+  const consoles = options.destinations.filter((d) => d.reporter === 'console');
+  let failed: number | undefined;
+  for (const d of options.destinations.filter((d) => d.reporter !== 'console')) failed = (await write(d)) ?? failed;
+  if (options.stepSummary !== undefined) failed = (await appendJobSummary(options.stepSummary, report, out)) ?? failed;
+  for (const d of consoles) failed = (await write(d)) ?? failed;
+  if (!consoles.length) out.stderr.write(`${finalLine(report)}\n`);
   return failed;
 }
 
-function render(d: Destination, report: Report, color: boolean): string {
+/**
+ * A rendering as it may leave the process. The report was sanitized value by value; should its
+ * rendering still hold something to hide (a secret made of the renderer's own text), the curl
+ * lines go first: a replacement inside one could break its shell quoting.
+ */
+function rendered(name: string, render: (report: Report) => string, report: Report, out: { stderr: SanitizedStream; sanitizer: Sanitizer }): string {
+  const text = render(report);
+  if (out.sanitizer.spans(text).length === 0) return text;
+  const withheld = render({ ...report, failures: report.failures.map((f) => ({ ...f, curl: CURL_WITHHELD })), warnings: report.warnings.map((f) => ({ ...f, curl: CURL_WITHHELD })) });
+  const hidden = out.sanitizer.text(withheld);
+  // Left after every value was sanitized: a secret the target served that is made of the
+  // report's own words or syntax. It is hidden all the same; the report may no longer parse.
+  if (hidden !== withheld && name !== 'console') {
+    out.stderr.write(`${PREFIX}: the ${name} report had to be changed after rendering, to hide a value the target served that matches the report's own text; it may not parse\n`);
+  }
+  return hidden;
+}
+
+/**
+ * `--reporter github` in a workflow step: the job summary appended to the file GitHub gave the
+ * step (what earlier commands wrote there stays), after a blank line that ends any table left
+ * open there, never through a link. Undefined when written, 2 when it could not be.
+ */
+async function appendJobSummary(file: string, report: Report, out: { stderr: SanitizedStream; sanitizer: Sanitizer }): Promise<number | undefined> {
+  const text = out.sanitizer.text(`\n\n${rendered('job summary', renderJobSummary, report, out)}`);
+  try {
+    const handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, REPORT_FILE_MODE);
+    try {
+      await handle.writeFile(text);
+    } finally {
+      await handle.close();
+    }
+    out.stderr.write(`${PREFIX}: job summary appended to ${file} (GITHUB_STEP_SUMMARY)\n`);
+    return undefined;
+  } catch (error) {
+    out.stderr.write(`${PREFIX}: cannot append the job summary to ${file} (GITHUB_STEP_SUMMARY): ${out.sanitizer.message(error)}\n`);
+    return 2;
+  }
+}
+
+function render(d: Destination, report: Report, style: ConsoleStyle): string {
   switch (d.reporter) {
     case 'console':
-      return renderConsole(report, { color });
+      return renderConsole(report, style);
     case 'json':
       return renderJson(report);
     case 'junit':
       return renderJunit(report);
+    case 'github':
+      return renderGithub(report);
   }
 }

@@ -2,7 +2,9 @@
  * The defaults and flag descriptions of `conform`, kept free of heavy imports so `help` stays
  * instant (bin/cli.ts reads them without loading the model; the layouts' list is plain data).
  */
+import { PROGRAM } from '../bin/package-info.ts';
 import { layouts } from '../mock/layouts.ts';
+import { REPORT_SCHEMA_FILE } from './report/json.ts';
 
 /** The seed of a run without `--seed`: fixed, so two default runs send the same requests. */
 export const DEFAULT_SEED = 1106;
@@ -49,9 +51,17 @@ export const conformFlags: readonly string[] = [
   '--fail-on-skip          any skipped check fails the run (exit 1, and the coverage gate\'s testcase in JUnit), for',
   '                        gates that must cover everything; without it a run that skipped checks says on how many',
   '                        it rests, and why the others were skipped',
-  '--reporter NAME         console, json or junit; repeatable (default console)',
+  '--reporter NAME         console, json, junit or github; repeatable (default console). json: the report whole, with',
+  `                        its $schema (${PROGRAM}/${REPORT_SCHEMA_FILE} of the installed package),`,
+  '                        format and tool version. github: GitHub Actions workflow commands on stdout, an ::error',
+  '                        annotation per distinct failure and a ::warning per warning (GitHub shows 10 of each per',
+  '                        step; the tenth then counts the rest), and, when GITHUB_STEP_SUMMARY is set (as in every',
+  '                        workflow step), a job summary in Markdown appended to the file it names (unset: none, no error)',
   '--output FILE           where the json/junit report goes (with both, FILE takes the first and the second gets the',
-  '                        other extension); without it a single json/junit report goes to stdout, console to stderr',
+  '                        other extension; github goes there only when neither is chosen); without it one json, junit',
+  '                        or github report goes to stdout and the console to stderr',
+  '--verbose               the console shows every note in full: the assumptions the run rests on and the conflicts it',
+  '                        met (by default one line each, naming them)',
   '--mock-variant NAME     without --base-url: run the embedded mock as this catalogue variant (see self-test --list)',
   '--mock-layout NAME      without --base-url: arrange the embedded mock\'s data and timing as this layout',
   `                        (${layouts.map((l) => l.name).join(', ')})`,

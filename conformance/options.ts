@@ -13,8 +13,8 @@ import type { RuleId } from '../spec/model.ts';
 import { parseDuration } from './schedule/budget.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
 
-export type ReporterName = 'console' | 'json' | 'junit';
-const REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit'];
+export type ReporterName = 'console' | 'json' | 'junit' | 'github';
+const REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'github'];
 
 /** Where one reporter writes: a stream or a file. */
 export interface Destination {
@@ -49,6 +49,10 @@ export interface ConformOptions {
   /** A skipped row fails the run (exit 1): for gates that must cover everything. */
   readonly failOnSkip: boolean;
   readonly destinations: readonly Destination[];
+  /** With `--reporter github`: the job summary file GITHUB_STEP_SUMMARY names, appended to at the end. */
+  readonly stepSummary?: string;
+  /** The console report shows every note in full, the assumptions and conflicts too. */
+  readonly verbose: boolean;
   /** Without --base-url: the catalogue variant the embedded mock runs as (the self-test's lever). */
   readonly mockVariant?: string;
   /** Without --base-url: the layout of data and timing the embedded mock runs in. */
@@ -155,42 +159,56 @@ export function siblingFile(file: string, reporter: 'json' | 'junit'): string {
  * real (bin/report-file.ts: never through a symbolic link, a new file 0600 and removed again),
  * and only a regular file or a device (a pipe would block the end of the run until someone reads).
  */
-function checkWritable(file: string): void {
+function checkWritable(file: string, label = '--output'): void {
   const path = resolve(file);
   const dir = dirname(path);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--output: no directory ${dir}`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${label}: no directory ${dir}`);
   const existing = lstatSync(path, { throwIfNoEntry: false }); // the file itself, not what a link names
-  if (existing?.isSymbolicLink()) throw new UsageError(`--output: ${path} cannot be written (${SYMLINK_REFUSED})`);
-  if (existing?.isDirectory()) throw new UsageError(`--output: ${path} is a directory, not a file`);
+  if (existing?.isSymbolicLink()) throw new UsageError(`${label}: ${path} cannot be written (${SYMLINK_REFUSED})`);
+  if (existing?.isDirectory()) throw new UsageError(`${label}: ${path} is a directory, not a file`);
   if (existing && !existing.isFile() && !existing.isCharacterDevice()) {
-    throw new UsageError(`--output: ${path} is a pipe or socket, not a file (without --output, a single json or junit report goes to stdout)`);
+    throw new UsageError(`${label}: ${path} is a pipe or socket, not a file${label === '--output' ? ' (without --output, a single json, junit or github report goes to stdout)' : ''}`);
   }
   try {
     probeReportFile(path);
   } catch (error) {
-    throw new UsageError(`--output: ${path} cannot be written (${reportFileProblem(error)})`);
+    throw new UsageError(`${label}: ${path} cannot be written (${reportFileProblem(error)})`);
   }
 }
 
+/**
+ * Where each reporter writes. `--output` takes the json and junit reports; the github one only
+ * when neither is asked for, since GitHub reads workflow commands from the step's output. One
+ * report at most goes to stdout; the console then goes to stderr.
+ */
 function destinations(reporterFlags: readonly string[] | undefined, output: string | undefined): Destination[] {
   const names = [...new Set(reporterFlags?.length ? reporterFlags : ['console'])];
   const bad = names.filter((n) => !REPORTERS.includes(n as ReporterName));
-  if (bad.length) throw new UsageError(`--reporter must be console, json or junit, not '${bad[0]}'`);
-  const files = names.filter((n): n is 'json' | 'junit' => n === 'json' || n === 'junit');
-  if (output !== undefined) {
-    if (!files.length) throw new UsageError('--output needs --reporter json or --reporter junit');
-  } else if (files.length > 1) {
-    throw new UsageError('--reporter json and --reporter junit together need --output FILE');
-  }
-  const reportOnStdout = output === undefined && files.length === 1;
+  if (bad.length) throw new UsageError(`--reporter must be console, json, junit or github, not '${bad[0]}'`);
+  const reports = names.filter((n): n is Exclude<ReporterName, 'console'> => n !== 'console');
+  const documents = reports.filter((n): n is 'json' | 'junit' => n === 'json' || n === 'junit');
+  const files: readonly ReporterName[] = output === undefined ? [] : documents.length ? documents : reports;
+  if (output !== undefined && !files.length) throw new UsageError('--output needs --reporter json, junit or github');
+  const onStdout = reports.filter((n) => !files.includes(n));
+  if (onStdout.length > 1) throw new UsageError(`--reporter ${onStdout[0]} and --reporter ${onStdout[1]} together need --output FILE (one report at most goes to stdout)`);
   const chosen = names.map((reporter): Destination => {
-    if (reporter === 'console') return { reporter, to: reportOnStdout ? 'stderr' : 'stdout' };
-    const r = reporter as 'json' | 'junit';
-    if (output === undefined) return { reporter: r, to: 'stdout' };
-    return { reporter: r, to: { file: files.indexOf(r) === 0 ? output : siblingFile(output, r) } };
+    if (reporter === 'console') return { reporter, to: onStdout.length ? 'stderr' : 'stdout' };
+    const r = reporter as Exclude<ReporterName, 'console'>;
+    const at = files.indexOf(r);
+    if (at < 0) return { reporter: r, to: 'stdout' };
+    // A second file is only ever the other of json and junit.
+    return { reporter: r, to: { file: at === 0 ? output! : siblingFile(output!, r as 'json' | 'junit') } };
   });
   for (const d of chosen) if (typeof d.to === 'object') checkWritable(d.to.file);
   return chosen;
+}
+
+/** `--reporter github` in a workflow step: the job summary file, checked now as `--output` is. Unset: no summary. */
+function stepSummary(chosen: readonly Destination[], env: NodeJS.ProcessEnv): string | undefined {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file || !chosen.some((d) => d.reporter === 'github')) return undefined;
+  checkWritable(file, 'GITHUB_STEP_SUMMARY');
+  return file;
 }
 
 export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformOptions {
@@ -217,6 +235,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     'fail-on-skip': { type: 'boolean' },
     reporter: { type: 'string', multiple: true },
     output: { type: 'string' },
+    verbose: { type: 'boolean' },
     'mock-variant': { type: 'string' },
     'mock-layout': { type: 'string' },
   });
@@ -251,6 +270,8 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
   const rate = parseRate(flags.rate);
   const maxDurationMs = parseMaxDuration(flags['max-duration']);
   const only = parseOnly(flags.only);
+  const chosen = destinations(flags.reporter, flags.output);
+  const summary = stepSummary(chosen, env);
   return {
     ...(live ? { live } : {}),
     ...(other ? { other } : {}),
@@ -269,7 +290,9 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     ...(only ? { only } : {}),
     strict: flags.strict ?? false,
     failOnSkip: flags['fail-on-skip'] ?? false,
-    destinations: destinations(flags.reporter, flags.output),
+    destinations: chosen,
+    ...(summary !== undefined ? { stepSummary: summary } : {}),
+    verbose: flags.verbose ?? false,
     ...(flags['mock-variant'] !== undefined ? { mockVariant: flags['mock-variant'] } : {}),
     ...(flags['mock-layout'] !== undefined ? { mockLayout: checkedLayout(flags['mock-layout']) } : {}),
   };

@@ -18,6 +18,7 @@ import { api } from '../spec/api.ts';
 import { contractOf } from '../spec/contract.ts';
 import type { Api } from '../spec/model.ts';
 import { runDiff } from './cli.ts';
+import { FAIL_ON } from './flags.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const schema = JSON.parse(readFileSync(join(root, 'generated/contract-diff.schema.json'), 'utf8')) as Record<string, unknown>;
@@ -210,17 +211,31 @@ describe('the default --to in a clone whose snapshot is stale', () => {
   };
 
   it.each([
-    ['the model edited, not regenerated: one warning line, and the diff still runs', 'client.json', true, [], true],
-    ['the snapshot the model writes: no warning', 'before.json', true, [], false],
-    ['no model sources (the installed package): no warning', 'client.json', false, [], false],
-    ['--to given: what it names is compared, no warning', 'client.json', true, ['--to', 'generated/contract.json'], false],
-  ] as const)('%s', async (_, snapshot, withSources, more, warned) => {
+    ['the model edited, not regenerated: one warning line, and the diff still runs', 'client.json', true, [], 0, true],
+    ['the snapshot the model writes: no warning, and --fail-on judges it', 'before.json', true, ['--fail-on', 'any'], 0, false],
+    ['no model sources (the installed package): no warning, and --fail-on judges what it has', 'client.json', false, ['--fail-on', 'client-breaking'], 1, false],
+    ['--to given: what it names is compared, no warning, and --fail-on judges it', 'client.json', true, ['--to', 'generated/contract.json', '--fail-on', 'client-breaking'], 1, false],
+  ] as const)('%s', async (_, snapshot, withSources, more, code, warned) => {
     place(snapshot, withSources);
     const ran = await run(['--from', file('before.json'), ...more]);
-    expect(ran.code).toBe(0);
+    expect(ran.code).toBe(code);
     expect(ran.stdout).toMatch(/^## Contract diff/);
     const warnings = ran.stderr.split('\n').filter((l) => /stale/.test(l));
     expect(warnings).toEqual(warned ? ['hosted-site-contract diff: warning: generated/contract.json is stale (the model in spec/ would write another snapshot); run npm run generate, then diff again'] : []);
+    rmSync(repository, { recursive: true, force: true });
+  });
+
+  // The issue's case: the snapshot still equals --from, so it shows no change, though the model moved.
+  it.each(FAIL_ON)('the model edited, not regenerated, with --fail-on %s: exit 2 naming npm run generate, never a pass', async (failOn) => {
+    place('client.json');
+    const [stdout, stderr] = [sink(), sink()];
+    const failure = await runDiff(['--from', file('client.json'), '--fail-on', failOn], { stdout, stderr, cwd: repository, packageRoot: repository }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SetupError);
+    expect((failure as Error).message).toBe(
+      `generated/contract.json is stale (the model in spec/ would write another snapshot); run npm run generate, then diff again (--fail-on ${failOn} cannot judge model edits the snapshot does not hold)`,
+    );
+    expect(stdout.text()).toBe('');
+    expect(stderr.text()).toBe('');
     rmSync(repository, { recursive: true, force: true });
   });
 });

@@ -1,8 +1,8 @@
 /**
  * `hosted-site-contract diff --from REF|FILE [--to REF|FILE]`: compares two contract snapshots
  * and reports every change, classified. Exit 0 compared, 1 a change of the `--fail-on` class, 2
- * bad usage or a snapshot that cannot be had (one line, no stack trace). Every byte it writes
- * passes the sanitizer.
+ * bad usage, a snapshot that cannot be had, or (with `--fail-on`) a stale working-tree snapshot
+ * (one line, no stack trace). Every byte it writes passes the sanitizer.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,8 @@ import { DIFF_FORMATS, diffFlagOptions, FAIL_ON } from './flags.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { countsLine, reportOf, sidesLine, type DiffReport } from './report.ts';
-import { load, loadWorkingTree, SNAPSHOT_PATH } from './source.ts';
-import { isStale } from './stale.ts';
+import { load, loadWorkingTree } from './source.ts';
+import { isStale, STALE } from './stale.ts';
 
 const PREFIX = 'hosted-site-contract diff';
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -67,7 +67,9 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   const ownRoot = io.packageRoot ?? packageRoot;
   const [from, to] = await Promise.all([load(flags.from, cwd), flags.to === undefined ? loadWorkingTree(cwd, ownRoot) : load(flags.to, cwd)]);
   if (to.repository !== undefined && (await isStale(to.repository, ownRoot))) {
-    stderr.write(`${PREFIX}: warning: ${SNAPSHOT_PATH} is stale (the model in spec/ would write another snapshot); run npm run generate, then diff again\n`);
+    // A pass from --fail-on would vouch for model edits the snapshot does not hold: no verdict.
+    if (failOn) throw new SetupError(`${STALE} (--fail-on ${failOn} cannot judge model edits the snapshot does not hold)`);
+    stderr.write(`${PREFIX}: warning: ${STALE}\n`);
   }
   const report = reportOf(
     { source: from.source, specVersion: from.snapshot.specVersion },

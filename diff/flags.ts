@@ -16,7 +16,8 @@ export const diffFlags: readonly string[] = [
   '--from REF|FILE    the old snapshot: a file, or a git ref of this repository whose generated/contract.json',
   '                   is read (git show REF:generated/contract.json), e.g. --from main or --from HEAD~1',
   '--to REF|FILE      the new snapshot (default: generated/contract.json of the working tree, else of the installed package;',
-  '                   in a clone, a warning when it is not what the model writes: run npm run generate)',
+  '                   in a clone, when it is not what the model writes (run npm run generate): a warning, and',
+  '                   with --fail-on exit 2, since the gate cannot judge model edits the snapshot does not hold)',
   '                   an argument naming an existing file is that file; anything else is a ref',
   '--format NAME      markdown (default: a summary line and a table per class, for a pull-request comment),',
   '                   json (stable; schema: contract-diff.schema.json, in generated/ of the repository,',
@@ -30,5 +31,6 @@ export const diffFlags: readonly string[] = [
   '',
   'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',
   'a snapshot that cannot be read or is not valid (its shape, or parts that disagree: a key given twice, a',
-  'reference to what it does not hold), or an internal error (a bug, never a verdict)',
+  'reference to what it does not hold), a stale working-tree snapshot with --fail-on, or an internal error',
+  '(a bug, never a verdict)',
 ];

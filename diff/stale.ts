@@ -14,6 +14,9 @@ import { SNAPSHOT_PATH } from './source.ts';
 /** The model's sources, present in a clone and absent from the installed package. */
 const MODEL_SOURCE = join('spec', 'contract.ts');
 
+/** Said as a warning, or with `--fail-on` as the reason for exit 2: a gate cannot judge an edit it does not see. */
+export const STALE = `${SNAPSHOT_PATH} is stale (the model in spec/ would write another snapshot); run npm run generate, then diff again`;
+
 const sameDirectory = (a: string, b: string): boolean => realpathSync(a) === realpathSync(b);
 
 export async function isStale(repository: string, packageRoot: string): Promise<boolean> {

@@ -4,38 +4,28 @@
  * handler. Every refusal is an `HttpError` rendered as the document's error body.
  */
 import { randomUUID } from 'node:crypto';
-import { queryValidators, requestValidators } from '../generated/validators.js';
-import type { ValidationError, Validator } from '../generated/validators.js';
 import type { Acknowledgement, EndpointName, OperationKind } from '../generated/types.ts';
 import { api } from '../spec/api.ts';
-import { formatRegex } from '../spec/formats.ts';
 import type { Endpoint } from '../spec/model.ts';
-import { mockErrorStatuses, operation, secretFieldNames } from '../spec/queries.ts';
-import { joinWarnings, meantField, omittedFieldsWarning, unknownFieldsWarning } from './body-warnings.ts';
-import { badRequest, HttpError, notFound, renderError, unauthorized, unknownEndpoint } from './errors.ts';
+import { mockErrorStatuses, secretFieldNames } from '../spec/queries.ts';
+import { joinWarnings } from './body-warnings.ts';
+import { bearerKey, invalid, malformedIds, parseJsonBody, parseTarget, readBody, readQuery, unknownRoute, type MockRequest } from './client-request.ts';
+import { HttpError, notFound, renderError, unauthorized } from './errors.ts';
 import type { Context, Handlers } from './handler.ts';
 import type { Hooks } from './variant.ts';
 import { companyHandlers } from './handlers/company.ts';
 import { domainHandlers } from './handlers/domains.ts';
 import { environmentHandlers } from './handlers/environments.ts';
 import { siteHandlers } from './handlers/sites.ts';
-import { DEFAULT_UNMARKED_FIELDS, MAX_BODY_BYTES, MOCK_EXP_INTERVALS, watchesUnmarkedFields, type UnmarkedFields } from './policy.ts';
-import { matchRoute, missedRoute } from './router.ts';
+import { DEFAULT_UNMARKED_FIELDS, type UnmarkedFields } from './policy.ts';
+import { matchRoute } from './router.ts';
 import { DEFERRABLE_EFFECTS, type Store } from './store.ts';
 import type { CompanySeed } from './fixtures.ts';
 import { BoundedMap } from '../sanitize/bounded-map.ts';
 
-export const handlers: Handlers = { ...companyHandlers, ...domainHandlers, ...siteHandlers, ...environmentHandlers };
+export { parseJsonBody, type MockRequest } from './client-request.ts';
 
-export interface MockRequest {
-  readonly method: string;
-  /** Path and query as sent, e.g. `/v2/sites/…?x=1`. */
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The raw body; `tooLarge` when it passed MAX_BODY_BYTES and was not kept. */
-  readonly body: Buffer;
-  readonly tooLarge?: boolean;
-}
+export const handlers: Handlers = { ...companyHandlers, ...domainHandlers, ...siteHandlers, ...environmentHandlers };
 
 export interface MockResponse {
   readonly status: number;
@@ -87,123 +77,14 @@ class ReadCache {
   }
 }
 
-const BEARER = /^bearer +([^\s]+) *$/i; // RFC 7235 §2.1: the scheme name is case-insensitive
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** The company whose key the request carries as a bearer token, if any. */
 function authenticate(store: Store, header: string | string[] | undefined) {
-  const match = typeof header === 'string' ? BEARER.exec(header) : null;
-  return match ? store.companyForKey(match[1]!) : undefined;
-}
-
-/** One problem of a refused request, for the 400's `data` (its content is not shown: UNK-ERROR-DATA). */
-export interface Problem {
-  /** JSON Pointer into the body or query: the field at fault. */
-  readonly path: string;
-  readonly problem: string;
-}
-
-/** ajv's errors as problems; a missing property points at the property itself. */
-const problemsOf = (errors: readonly ValidationError[] | null | undefined): Problem[] =>
-  (errors ?? []).map((e) => {
-    const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
-    return missing === undefined
-      ? { path: e.instancePath, problem: e.message ?? e.keyword }
-      : { path: `${e.instancePath}/${missing}`, problem: 'is required (the document marks it so)' };
-  });
-
-/** Every problem of the request at once, in one 400. */
-const invalid = (what: string, problems: readonly Problem[]) => badRequest(`invalid ${what}`, { problems });
-
-function readQuery(endpoint: Endpoint, search: URLSearchParams): { query: unknown; problems: Problem[] } {
-  if (endpoint.queryParams.length === 0) return { query: undefined, problems: [] };
-  const query = Object.fromEntries(endpoint.queryParams.flatMap((p) => (search.has(p.name) ? [[p.name, search.get(p.name)]] : [])));
-  const validate = (queryValidators as Partial<Record<string, Validator>>)[endpoint.name];
-  const problems = validate && !validate(query) ? problemsOf(validate.errors).map((p) => ({ ...p, path: `?${p.path.slice(1)}` })) : [];
-  const unknown = [...new Set(search.keys())].filter((name) => !endpoint.queryParams.some((p) => p.name === name));
-  return { query, problems: problems.map((problem) => namedQueryProblem(endpoint, problem, unknown)) };
-}
-
-/**
- * A missing query parameter whose name the document does not show says so, and names the
- * assumption the name comes from, and the parameter sent that was likely meant for it.
- */
-function namedQueryProblem(endpoint: Endpoint, problem: Problem, unknown: readonly string[]): Problem {
-  const param = endpoint.queryParams.find((p) => `?${p.name}` === problem.path);
-  if (!param || !problem.problem.startsWith('is required')) return problem;
-  const guess = unknown.map((name) => ({ name, meant: meantField(name, [param.name]) })).find((u) => u.meant);
-  const hint = guess ? `; did you mean ${param.name} for ${JSON.stringify(guess.name)}?` : '';
-  return {
-    ...problem,
-    problem: param.assumption ? `is required; the document does not show this parameter's name, this mock takes \`${param.name}\` (${param.assumption})${hint}` : `${problem.problem}${hint}`,
-  };
-}
-
-function isJsonContentType(header: string | string[] | undefined): boolean {
-  if (header === undefined || header === 'application/json') return true;
-  const type = String(header).split(';')[0]!.trim().toLowerCase();
-  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
-}
-
-const fieldNames = new WeakMap<Endpoint, readonly string[]>();
-/** The names of the endpoint's body fields, listed once. */
-function bodyFieldNames(endpoint: Endpoint): readonly string[] {
-  let names = fieldNames.get(endpoint);
-  if (!names) fieldNames.set(endpoint, (names = (endpoint.body ?? []).map((f) => f.name)));
-  return names;
-}
-
-/** A body as read: the parsed object, its problems, and what a client author should be told of it. */
-interface ReadBody {
-  readonly body: unknown;
-  readonly problems: readonly Problem[];
-  /** Unmarked fields (UNK-BODY-MARKING) omitted: accepted, with this warning. */
-  readonly omitted?: string;
-  /** Fields the endpoint does not have: ignored, with this warning (on a refusal too: a misspelling is often why). */
-  readonly unknown?: string;
-}
-
-/**
- * The endpoint's body, parsed and checked; a body that cannot be read at all is refused at once,
- * a readable one gets every problem listed. Refusals are 400 (every endpoint with a body may answer
- * 400 in the mock).
- */
-function readBody(endpoint: Endpoint, request: MockRequest, unmarked: UnmarkedFields): ReadBody {
-  if (!endpoint.body) return { body: undefined, problems: [] }; // endpoints without a body ignore whatever was sent
-  if (request.tooLarge) throw badRequest(`body larger than ${MAX_BODY_BYTES} bytes`);
-  if (!isJsonContentType(request.headers['content-type'])) throw badRequest('the body must be application/json');
-  const watched = watchesUnmarkedFields(endpoint.effect);
-  if (request.body.length === 0 && watched && unmarked === 'required') throw badRequest('a JSON body is required');
-  const parsed = request.body.length === 0 ? {} : parseJsonBody(request);
-  if (parsed === undefined) throw badRequest('the body is not valid UTF-8 JSON');
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('the body must be a JSON object');
-  const validate = (requestValidators as Partial<Record<string, Validator>>)[endpoint.name];
-  const problems = validate && !validate(parsed) ? problemsOf(validate.errors) : [];
-  const absent = watched ? endpoint.body.filter((f) => f.presence === 'not-shown' && !(f.name in parsed)).map((f) => f.name) : [];
-  if (unmarked === 'required') problems.push(...absent.map((name) => ({ path: `/${name}`, problem: 'is required by this mock (--unmarked-fields required; the document does not mark it)' })));
-  const interval = (parsed as { exp_interval?: unknown }).exp_interval;
-  if (endpoint.name === 'changeSshExpirationInterval' && typeof interval === 'string' && !MOCK_EXP_INTERVALS.includes(interval)) {
-    problems.push({ path: '/exp_interval', problem: `is not one of the allowed values (this mock allows ${MOCK_EXP_INTERVALS.join(', ')})` });
-  }
-  // The update names a DNS record, whose `name` is a host name (§Resources and fields > DNS record);
-  // storing any other string would make every later GET dns-records answer an invalid body.
-  const recordName = (parsed as { name?: unknown }).name;
-  if (endpoint.name === 'updateDnsRecords' && typeof recordName === 'string' && !formatRegex.hostname.test(recordName)) {
-    problems.push({ path: '/name', problem: 'must be a host name' });
-  }
-  const unknown = unknownFieldsWarning(Object.keys(parsed), bodyFieldNames(endpoint));
-  return { body: parsed, problems, ...(unmarked === 'optional' && absent.length ? { omitted: omittedFieldsWarning(absent) } : {}), ...(unknown ? { unknown } : {}) };
+  const key = bearerKey(header);
+  return key === undefined ? undefined : store.companyForKey(key);
 }
 
 /** The response header that carries the mock's warnings to client authors. */
 export const WARNING_HEADER = 'x-contract-warning';
-
-/** The 404 for a request no endpoint matched, naming what it may have meant (paths outside the base path too). */
-function unknownRoute(method: string, pathname: string): HttpError {
-  const below = pathname.startsWith(`${api.basePath}/`) ? pathname.slice(api.basePath.length) : undefined;
-  const miss = missedRoute(method, below ?? pathname);
-  return unknownEndpoint(method, { allowed: miss.allowed, closest: miss.closest.map(operation) }, below === undefined ? api.basePath : undefined);
-}
 
 const withoutSecrets = (details: object) =>
   Object.fromEntries(Object.entries(details).filter(([key]) => !secretFieldNames.includes(key)));
@@ -216,15 +97,6 @@ export const acknowledgementOf = (kind: OperationKind, message = IN_PROGRESS): A
   message,
   status: 202,
 });
-
-/** The request body as JSON; undefined when it is not UTF-8 JSON. */
-export function parseJsonBody(request: MockRequest): unknown {
-  try {
-    return JSON.parse(utf8.decode(request.body));
-  } catch {
-    return undefined;
-  }
-}
 
 /** What a refused body still says, for variants that accept it anyway: a JSON object or `{}`. */
 function lenientBody(request: MockRequest): Record<string, unknown> {
@@ -273,37 +145,6 @@ const NONE: readonly string[] = [];
 const warningHeaders = (warnings: readonly string[]): { headers?: Record<string, string> } =>
   warnings.length ? { headers: { [WARNING_HEADER]: joinWarnings(warnings) } } : {};
 
-/** A request's path and query, the way `URL` reads them; a plain path (the usual one) without parsing it. */
-interface Target {
-  readonly pathname: string;
-  readonly searchParams: URLSearchParams;
-}
-
-/**
- * Paths of letters, digits, `/`, `_` and `-` only, not starting `//` (which `URL` reads as a
- * host): what `URL` would leave exactly as they are.
- */
-const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9/_-]*$/;
-
-/** The query of every request without one: read, never changed. */
-const NO_QUERY = new URLSearchParams();
-
-function parseTarget(target: string): Target {
-  const query = target.indexOf('?');
-  const pathname = query < 0 ? target : target.slice(0, query);
-  if (PLAIN_PATH.test(pathname)) {
-    if (query < 0) return { pathname, searchParams: NO_QUERY };
-    const search = target.slice(query + 1);
-    // A fragment is not sent in a request target, but a raw client may: the URL parser drops it.
-    return { pathname, searchParams: new URLSearchParams(search.includes('#') ? search.slice(0, search.indexOf('#')) : search) };
-  }
-  try {
-    return new URL(target, 'http://mock.invalid');
-  } catch {
-    throw notFound('path');
-  }
-}
-
 /** What a handler receives (handler.ts); a class, so a request costs no closure of its own. */
 class HandlerContext implements Context<EndpointName> {
   constructor(
@@ -349,10 +190,8 @@ export function createApp(store: Store, hooks: Hooks = {}, options: AppOptions =
       const company = keyCompany ?? store.companies[0]!;
       if (!route || !endpoint) throw unknownRoute(request.method, url.pathname);
       // Ids that are not UUIDs name nothing: 404 (CONFLICT-READ-MALFORMED-ID, CONFLICT-ACTION-UNKNOWN-RESOURCE).
-      for (const param of endpoint.pathParams) {
-        const value = (route.params as Record<string, string>)[param.name];
-        if (value !== undefined && !formatRegex.uuid.test(value)) throw notFound((param.refersTo ?? param.name).replace(/-/g, ' '), { parameter: param.name });
-      }
+      const [malformed] = malformedIds(endpoint, route.params as Record<string, string>);
+      if (malformed) throw notFound(malformed.what, { parameter: malformed.name });
       let query: unknown;
       let body: unknown;
       let refusal: HttpError | undefined;

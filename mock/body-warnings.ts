@@ -4,7 +4,8 @@
  * (a misspelling such as `backupId`, with the field meant). The document decides neither, so the
  * mock accepts and warns (the `X-Contract-Warning` header and the request log); it never refuses.
  */
-import { textDistance } from './router.ts';
+import { withMeaning } from '../spec/codes.ts';
+import { textDistance } from './name-similarity.ts';
 
 /** Unknown fields named in one warning, and characters of each name shown. */
 const SHOWN_FIELDS = 10;
@@ -15,14 +16,17 @@ export const joinWarnings = (warnings: readonly string[]): string => warnings.jo
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
+/** Text as a header can carry it: printable ASCII, anything else escaped as JSON would. */
+const ascii = (text: string): string => text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Why an omitted unmarked field is accepted, and why to send it anyway: the model's codes with their meanings. */
+const UNMARKED_WHY = ascii(`${withMeaning('UNK-BODY-MARKING')}; ${withMeaning('ASM-NOT-SHOWN-FIELDS-SENT')}`);
+
 export const omittedFieldsWarning = (omitted: readonly string[]): string =>
-  `omitted body ${plural(omitted.length, 'field', 'fields')} ${omitted.join(', ')}: accepted, as the document does not mark ${plural(omitted.length, 'it', 'them')} required or optional (UNK-BODY-MARKING); a server may require ${plural(omitted.length, 'it', 'them')}, so send every field (ASM-NOT-SHOWN-FIELDS-SENT)`;
+  `omitted body ${plural(omitted.length, 'field', 'fields')} ${omitted.join(', ')}: not marked required or optional, but a server may require ${plural(omitted.length, 'it', 'them')}, so send every field: ${UNMARKED_WHY}`;
 
 /** A client's field name as a header can carry it: ASCII, escaped like JSON, cut. */
-const shown = (name: string): string => {
-  const cut = name.length > SHOWN_NAME_CHARS ? `${name.slice(0, SHOWN_NAME_CHARS)}…` : name;
-  return JSON.stringify(cut).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-};
+const shown = (name: string): string => ascii(JSON.stringify(name.length > SHOWN_NAME_CHARS ? `${name.slice(0, SHOWN_NAME_CHARS)}…` : name));
 
 /** Letters and digits only, lower case: `backupId`, `backup-id` and `backup_id` are one name. */
 const folded = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');

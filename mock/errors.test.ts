@@ -2,7 +2,8 @@
  * The mock's refusals: 401 for every way of not sending `Authorization: Bearer <key>`, 404 for
  * ids that name nothing, 400 for bodies and queries no reading accepts, each with the document's
  * error body and a status the endpoint may answer (`mockErrorStatuses`). Refused requests change
- * nothing. Inputs at the edge of each limit are accepted.
+ * nothing. Inputs at the edge of each limit are accepted. A method and path the document does
+ * not have keep the 404 body and meaning, and say they are no endpoint of it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
@@ -10,6 +11,8 @@ import { formatArb, formatNearMisses, wpCommandNearMisses } from '../spec/arbitr
 import type { Endpoint, FieldType } from '../spec/model.ts';
 import { isAck, mockErrorStatuses, operation } from '../spec/queries.ts';
 import { WP_COMMAND_MAX_LENGTH } from '../spec/rules.ts';
+import { validateErrorBody } from '../generated/validators.js';
+import { notFound, renderError, unknownEndpoint } from './errors.ts';
 import { MOCK_EXP_INTERVALS } from './policy.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { expectError, rows, sampleOne, send, tenantOf, validRequest, type ApiRequest, type Exchange, type SendOptions, type Tenant } from './test-kit.ts';
@@ -267,5 +270,43 @@ describe('the input cases', () => {
 
   it('run only on endpoints where the mock may answer 400', () => {
     for (const [name, c] of inputCases) if (c.want === 400) expect(mockErrorStatuses(c.given.endpoint), name).toContain(400);
+  });
+});
+
+// ---- an endpoint the document does not have (§Errors: 404; its `data`: UNK-ERROR-DATA) ---------
+
+describe('the 404 of an unknown endpoint', () => {
+  /** §Errors: the message meaning of 404, read from the model. */
+  const meaning404 = api.errorMeanings.find((m) => m.status === 404)!.meaning;
+  const [first, second] = api.endpoints.map(operation);
+  const cases: [string, { given: Parameters<typeof unknownEndpoint>; want: { allowed?: string[]; basePath?: string } }][] = [
+    ['an unknown path', { given: ['GET', { allowed: [], closest: [first!, second!] }], want: {} }],
+    ['a path outside the base path', { given: ['GET', { allowed: [], closest: [first!] }, api.basePath], want: { basePath: api.basePath } }],
+    ['a known path under a wrong method', { given: ['PATCH', { allowed: ['GET', 'PUT'], closest: [first!] }], want: { allowed: ['GET', 'PUT'] } }],
+  ];
+
+  it.each(cases)("%s: the document's error body and 404 meaning, saying it is no endpoint, naming what was meant", (_, { given, want }) => {
+    const error = unknownEndpoint(...given);
+    const body = renderError(error) as { message: string; status: number; data: { hint: string; closest: string[]; allowed?: string[] } };
+    expect(error.status).toBe(404);
+    expect(validateErrorBody(body), JSON.stringify(validateErrorBody.errors)).toBe(true);
+    expect(body.status).toBe(404);
+    // The meaning §Errors gives 404, then what sets this 404 apart from an unknown id's.
+    expect(body.message.startsWith(meaning404)).toBe(true);
+    expect(body.message).not.toBe(renderError(notFound('site')).message);
+    expect(body.message).toMatch(/not an endpoint of the document/);
+    // A client that shows only `message` shows the suggestion too; `data` carries it for programs.
+    expect(body.data.closest).toEqual(given[1].closest);
+    for (const name of given[1].closest) {
+      expect(body.message).toContain(name);
+      expect(body.data.hint).toContain(name);
+    }
+    expect(body.data.allowed).toEqual(want.allowed);
+    for (const method of want.allowed ?? []) expect(body.message).toContain(method);
+    if (want.basePath) expect(body.data.hint).toContain(want.basePath);
+  });
+
+  it('an unknown id keeps the plain 404 message and its own data', () => {
+    expect(renderError(notFound('site'))).toEqual({ message: meaning404, status: 404, data: { resource: 'site' } });
   });
 });

@@ -2,14 +2,15 @@
  * The mock's request log passes the project's one sanitizer: a fixture secret a client puts in a
  * path, in any form the sanitizer knows, leaves only a marker naming the key (or a plain one for
  * a secret field's value). Log lines carry no header and no query; bodies appear as JSON with
- * secret fields' values redacted, in text or (`logFormat: 'json'`) one JSON object per line.
+ * secret fields' values redacted, in text or (`logFormat: 'json'`) one JSON object per line. A
+ * refused request's line says why: the problems or the hint its answer gave.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
 import { escapeRegex, fillPath, secretFieldNames } from '../spec/queries.ts';
 import { keySecret, Sanitizer } from '../sanitize/sanitizer.ts';
-import { RequestLog } from './request-log.ts';
+import { refusalOf, RequestLog, requestEntry } from './request-log.ts';
 import { startMock, type RunningMock } from './server.ts';
 
 let mock: RunningMock;
@@ -55,13 +56,20 @@ describe('the request log', () => {
       body: JSON.stringify({ sftp_password: sftpPassword(), note: 'kept' }),
     });
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatch(/^POST \/v2\/validate 404 [\d.]+ms body=\{.*"note":"kept".*\}$/);
+    // The refusal's words follow the body: a POST to /validate is no endpoint (the hint names GET).
+    expect(logged[0]).toMatch(/^POST \/v2\/validate 404 [\d.]+ms body=\{.*"note":"kept".*\} hint: [^{}]*$/);
     for (const hidden of [sftpPassword(), mock.fixtures.apiKey, mock.fixtures.otherApiKey, 'header-value']) expect(logged[0]).not.toContain(hidden);
+  });
+
+  it('a body refused whole (no problem list) is logged with the reason its message gives', async () => {
+    const env = mock.store.companies[0]!.sites[0]!.environments[0]!.id;
+    const logged = await logOf(`/sites/environments/${env}/run-wp-cli-command`, { method: 'POST', headers: { authorization: `Bearer ${mock.fixtures.apiKey}`, 'content-type': 'text/plain' }, body: '{"wp_command":"wp plugin list"}' });
+    expect(logged[0]).toMatch(/ 400 [\d.]+ms body=.* problems: \(body\) the body must be application\/json$/);
   });
 
   it('a text body that is not JSON is logged by its size only', async () => {
     const logged = await logOf('/validate', { method: 'POST', headers: { authorization: `Bearer ${mock.fixtures.apiKey}` }, body: `key=${mock.fixtures.apiKey}` });
-    expect(logged[0]).toMatch(/body="\[\d+ bytes, not JSON\]"$/);
+    expect(logged[0]).toMatch(/body="\[\d+ bytes, not JSON\]" hint: [^"]*$/);
     expect(logged[0]).not.toContain(mock.fixtures.apiKey);
   });
 });
@@ -183,5 +191,107 @@ describe('parts sanitized once per value', () => {
     const log = new RequestLog(new Sanitizer([keySecret(secret, 'HSC_M')]), 'json');
     const line = log.line({ method: secret, path: '/v2/x', status: 404 });
     expect(JSON.parse(line)).toEqual({ method: '[redacted HSC_M]', path: '/v2/x', status: 404 });
+  });
+});
+
+describe('why a request was refused', () => {
+  const restorePath = () => `/sites/environments/${env().id}/backups/restore`;
+  const answerOf = async (url: string, init: RequestInit) => {
+    const response = await fetch(url, init);
+    return (await response.json()) as { data?: { problems?: { path: string; problem: string }[]; hint?: string } };
+  };
+  const badRestore = (key: string): RequestInit => ({
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ backup_id: '1001', notified_user_id: 42 }),
+  });
+
+  it('text: a 400 is logged with the problems its answer listed', async () => {
+    const from = lines.length;
+    const answer = await answerOf(`${mock.url}${restorePath()}`, badRestore(mock.fixtures.apiKey));
+    const logged = lines.slice(from);
+    expect(logged).toHaveLength(1);
+    expect(answer.data?.problems?.length).toBeGreaterThanOrEqual(2);
+    expect(logged[0]).toMatch(/ 400 /);
+    for (const p of answer.data!.problems!) expect(logged[0]).toContain(`${p.path} ${p.problem}`);
+  });
+
+  it('json: a 400 carries the problems its answer listed, as they were', async () => {
+    const target = jsonMock.store.companies[0]!.sites[0]!.environments[0]!;
+    const from = jsonLines.length;
+    const answer = await answerOf(`${jsonMock.url}/sites/environments/${target.id}/backups/restore`, badRestore(jsonMock.fixtures.apiKey));
+    const entry = JSON.parse(jsonLines.slice(from)[0]!) as Record<string, unknown>;
+    expect(entry.status).toBe(400);
+    expect(entry.problems).toEqual(answer.data!.problems);
+  });
+
+  it('an unknown endpoint is logged with the hint its answer gave, in both formats', async () => {
+    const path = `/environments/${env().id}/sftp-password`;
+    const init = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
+    const [from, jsonFrom] = [lines.length, jsonLines.length];
+    const answer = await answerOf(`${mock.url}${path}`, init(mock.fixtures.apiKey));
+    const jsonAnswer = await answerOf(`${jsonMock.url}${path}`, init(jsonMock.fixtures.apiKey));
+    expect(answer.data?.hint).toBeTruthy();
+    expect(lines.slice(from)[0]).toContain(`404`);
+    expect(lines.slice(from)[0]).toContain(answer.data!.hint!);
+    expect((JSON.parse(jsonLines.slice(jsonFrom)[0]!) as { hint?: string }).hint).toBe(jsonAnswer.data!.hint);
+  });
+
+  it('a request answered with success has no such words', async () => {
+    const logged = await logOf(`/sites/${mock.fixtures.siteId}`, { headers: { authorization: `Bearer ${mock.fixtures.apiKey}` } });
+    expect(logged[0]).toMatch(/ 200 /);
+    expect(logged[0]).not.toMatch(/problems|hint/);
+  });
+
+  it('the refusal words pass the sanitizer, and the JSON line stays JSON', () => {
+    const secret = 'refusal-secret-0123456789';
+    const sanitizer = new Sanitizer([keySecret(secret, 'HSC_R')]);
+    const refusals = [{ problems: [{ path: `/${secret}`, problem: `is not ${secret}` }] }, { hint: `did you mean ${secret}?` }];
+    for (const refusal of refusals) {
+      const entry = { method: 'POST', path: '/v2/x', status: 400, refusal };
+      const text = new RequestLog(sanitizer, 'text').line(entry);
+      const json = new RequestLog(sanitizer, 'json').line(entry);
+      for (const line of [text, json]) {
+        expect(line).not.toContain(secret);
+        expect(line).toContain('[redacted HSC_R]');
+      }
+      expect(() => JSON.parse(json)).not.toThrow();
+    }
+  });
+
+  it('a long list is cut, saying how many more', () => {
+    const problems = Array.from({ length: 25 }, (_, i) => ({ path: `/field_${i}`, problem: 'must be string' }));
+    const line = new RequestLog(new Sanitizer(), 'text').line({ method: 'POST', path: '/v2/x', status: 400, refusal: { problems } });
+    const named = problems.filter((p) => line.includes(`${p.path} `)).length;
+    expect(named).toBeGreaterThan(0);
+    expect(named).toBeLessThan(problems.length);
+    expect(line).toContain(`and ${problems.length - named} more`);
+    const json = JSON.parse(new RequestLog(new Sanitizer(), 'json').line({ method: 'POST', path: '/v2/x', status: 400, refusal: { problems } })) as { problems: unknown[]; moreProblems: number };
+    expect(json.problems.length + json.moreProblems).toBe(problems.length);
+  });
+
+  it('only a refusal pays for reading the answer: a success body is never looked into', () => {
+    const request = { method: 'GET', url: '/v2/x', headers: {}, body: Buffer.alloc(0) };
+    const looked = { count: 0 };
+    const body = {
+      get data() {
+        looked.count++;
+        return { problems: [{ path: '/a', problem: 'is wrong' }] };
+      },
+    };
+    expect(requestEntry(request, { status: 200, body }, 1).refusal).toBeUndefined();
+    expect(looked.count).toBe(0);
+    expect(requestEntry(request, { status: 400, body }, 1).refusal).toEqual({ problems: [{ path: '/a', problem: 'is wrong' }] });
+  });
+
+  it.each([
+    ['a text body', 'refused'],
+    ['null', null],
+    ['no data', { message: 'x', status: 400 }],
+    ['problems that are not a list', { data: { problems: 'many' } }],
+    ['problems of another shape', { data: { problems: [{ field: 'a', reason: 'b' }, 42] } }],
+    ['a hint that is not text', { data: { hint: 42 } }],
+  ])('an answer of another shape (a variant\'s) states no refusal: %s', (_, body) => {
+    expect(refusalOf(body)).toBeUndefined();
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The mock's request log: one line per request (method, path, status, duration, the body as
- * JSON, the warning a client author should see), readable text or one JSON object per line.
+ * JSON, the warning a client author should see, and for a refusal why: the problems or the hint
+ * its answer gave), readable text or one JSON object per line.
  *
- * Every part a client chose (method, path, body, warning) passes the project's one sanitizer;
+ * Every part a client chose (method, path, body, warning, the refusal's words, which may quote
+ * its fields) passes the project's one sanitizer;
  * the parts the mock writes itself (status, duration) hold nothing to search. A client part is
  * sanitized once per distinct value and the result kept (`RequestLog`): a client repeating a
  * request repeats its line's parts, and scanning each for every form of every secret was most
@@ -11,6 +13,7 @@
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { parseJsonBody, WARNING_HEADER, type MockRequest, type MockResponse } from './app.ts';
 import { BoundedMap } from '../sanitize/bounded-map.ts';
+import { BAD_REQUEST } from './errors.ts';
 
 export type LogFormat = 'text' | 'json';
 /** `--log`: `off` builds no line at all. */
@@ -54,9 +57,40 @@ export interface LogEntry {
   readonly durationMs?: number;
   readonly request?: MockRequest;
   readonly warning?: string | undefined;
+  readonly refusal?: Refusal | undefined;
 }
 
-/** The entry for an answered request. */
+/**
+ * Why the mock refused a request, as its answer told the client: the 400's `data.problems`, the
+ * unknown endpoint's `data.hint`. Read from the error body the pipeline built (or a variant's,
+ * whatever its shape: what is not there is not logged).
+ */
+export interface Refusal {
+  readonly problems?: readonly { readonly path: string; readonly problem: string }[];
+  readonly hint?: string;
+}
+
+/** Problems one log line names (an answer lists them all: a body can break every field at once); past it, how many more. */
+const SHOWN_PROBLEMS = 10;
+
+/** The refusal an error body states, if it states one; `undefined` for anything else. */
+export function refusalOf(body: unknown): Refusal | undefined {
+  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  if (typeof data !== 'object' || data === null) {
+    // A body refused whole (not JSON, too large, not an object) says why in its message alone.
+    const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+    const why = typeof message === 'string' && message.startsWith(BAD_REQUEST) ? message.slice(BAD_REQUEST.length) : undefined;
+    return why ? { problems: [{ path: '', problem: why }] } : undefined;
+  }
+  const { problems, hint } = data as { problems?: unknown; hint?: unknown };
+  const listed = Array.isArray(problems)
+    ? problems.flatMap((p) => (typeof p === 'object' && p !== null && typeof p.path === 'string' && typeof p.problem === 'string' ? [{ path: p.path as string, problem: p.problem as string }] : []))
+    : [];
+  if (listed.length) return { problems: listed };
+  return typeof hint === 'string' ? { hint } : undefined;
+}
+
+/** The entry for an answered request; only a refusal (4xx) pays for reading why. */
 export const requestEntry = (request: MockRequest, response: MockResponse, durationMs: number): LogEntry => ({
   method: request.method,
   path: pathOnly(request.url),
@@ -64,6 +98,7 @@ export const requestEntry = (request: MockRequest, response: MockResponse, durat
   durationMs,
   request,
   warning: response.headers?.[WARNING_HEADER],
+  refusal: response.status >= 400 && response.status < 500 ? refusalOf(response.body) : undefined,
 });
 
 /** The path without the query string: logs never carry query values. */
@@ -92,7 +127,7 @@ export class RequestLog {
   readonly #sanitizer: Sanitizer;
   readonly #format: LogFormat;
   /** Sanitized client parts by what they are (a path and a body may read alike) and by value. */
-  readonly #memos = { method: memo(), path: memo(), body: memo(), warning: memo() };
+  readonly #memos = { method: memo(), path: memo(), body: memo(), warning: memo(), refusal: memo() };
   #generation: number;
 
   constructor(sanitizer: Sanitizer, format: LogFormat) {
@@ -113,19 +148,44 @@ export class RequestLog {
     const request = entry.request;
     const body = request && (request.body.length > 0 || request.tooLarge) ? this.#body(request) : undefined;
     const warning = entry.warning ? this.#clean(this.#memos.warning, entry.warning) : undefined;
+    const refusal = entry.refusal ? this.#refusal(entry.refusal) : undefined;
     const duration = entry.durationMs === undefined ? undefined : entry.durationMs.toFixed(1);
     if (this.#format === 'json') {
       let line = `{"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${entry.status}`;
       if (duration !== undefined) line += `,"durationMs":${Number(duration)}`;
       if (body !== undefined) line += `,"body":${body}`;
+      if (refusal !== undefined) line += `,${refusal}`;
       if (warning !== undefined) line += `,"warning":${JSON.stringify(warning)}`;
       return `${line}}`;
     }
     let line = `${method} ${path} ${entry.status}`;
     if (duration !== undefined) line += ` ${duration}ms`;
     if (body !== undefined) line += ` body=${body}`;
+    if (refusal !== undefined) line += ` ${refusal}`;
     if (warning !== undefined) line += ` warning: ${warning}`;
     return line;
+  }
+
+  /**
+   * A refusal's words: `problems: /backup_id must be integer; …` or `hint: …` in text,
+   * `"problems":[{"path":…,"problem":…}]` or `"hint":"…"` in JSON, whose values are sanitized,
+   * then the JSON text whole, as a body's are. Kept by value.
+   */
+  #refusal(refusal: Refusal): string {
+    const shown = refusal.problems?.slice(0, SHOWN_PROBLEMS);
+    const more = (refusal.problems?.length ?? 0) - (shown?.length ?? 0);
+    if (this.#format === 'text') {
+      const words = shown ? `problems: ${shown.map((p) => `${p.path || '(body)'} ${p.problem}`).join('; ')}${more ? `; and ${more} more` : ''}` : `hint: ${refusal.hint ?? ''}`;
+      return this.#clean(this.#memos.refusal, words);
+    }
+    const member = (value: unknown) => (shown ? `"problems":${JSON.stringify(value)}${more ? `,"moreProblems":${more}` : ''}` : `"hint":${JSON.stringify(value)}`);
+    const key = member(shown ?? refusal.hint ?? '');
+    let clean = this.#memos.refusal.get(key);
+    if (clean === undefined) {
+      clean = this.#sanitizer.text(member(this.#sanitizer.value(shown ?? refusal.hint ?? '')));
+      remember(this.#memos.refusal, key, clean);
+    }
+    return clean;
   }
 
   /** A client's text, sanitized (on one line, for text); kept by value. */

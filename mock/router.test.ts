@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
 import type { Endpoint } from '../spec/model.ts';
 import { escapeRegex } from '../spec/queries.ts';
-import { matchRoute } from './router.ts';
+import { closestEndpoints } from './closest-endpoints.ts';
+import { matchRoute, missedRoute } from './router.ts';
 
 interface Reference {
   readonly endpoint: Endpoint;
@@ -97,6 +98,22 @@ describe('the router', () => {
         expect(found && { endpoint: found.endpoint.name, params: found.params }, `${m} ${path}`).toEqual(referenceMatch(m, path));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('a request no endpoint matched (missedRoute)', () => {
+  it('names the methods its path takes under other methods, and the ranking of closestEndpoints', () => {
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    fc.assert(
+      fc.property(fc.constantFrom(...methods), fc.oneof(fc.constantFrom(...api.endpoints).map((e) => e.path.replace(/\{[a-z_]+\}/g, '8f0c1a52-3f4e-4c7d-9a61-2b5e0d9c7a10').split('/').slice(1)), fc.array(segment, { maxLength: 5 })), (m, segments) => {
+        const path = `/${segments.join('/')}`;
+        const miss = missedRoute(m, path);
+        const takes = new Set(methods.filter((other) => other !== m && referenceMatch(other, path)));
+        expect(new Set(miss.allowed), `${m} ${path}`).toEqual(takes);
+        expect(miss.closest).toEqual(closestEndpoints(m, path));
+      }),
+      { numRuns: 300 },
     );
   });
 });

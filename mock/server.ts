@@ -5,10 +5,8 @@
  * get the document's error body too: every answer of the mock is JSON.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { fieldSecret, keySecret, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
-import { api } from '../spec/api.ts';
 import { createApp, type MockRequest, type MockResponse } from './app.ts';
 import { HttpError, renderError } from './errors.ts';
 import { MAX_BODY_BYTES, type UnmarkedFields } from './policy.ts';
@@ -18,6 +16,7 @@ import { withRateLimit, type RateLimit } from './rate-limit.ts';
 import type { Hooks, Variant } from './variant.ts';
 import { variantNamed } from './variants/index.ts';
 import { layoutNamed, type Layout } from './layouts.ts';
+import { listen } from './listen.ts';
 import { seedCompanies } from './fixtures.ts';
 
 export interface MockOptions {
@@ -303,14 +302,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const app = rateLimit ? withRateLimit(pipeline, rateLimit) : pipeline;
   const server = createMockServer(app, options.log && sanitizedLog(store, options.log, options.logFormat ?? 'text', options.sanitizer), hooks.wire);
   if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = await listen(server, options.port, options.host);
   return {
-    url: `http://${host}:${address.port}${api.basePath}`,
+    url,
     fixtures: fixturesOf(store),
     store,
     close: () =>

@@ -90,7 +90,7 @@ export function messageBand(message: string, request?: ProbeRequest): MessageBan
 const MEANING = '§Authentication 2: a missing or invalid key yields 401 "with message text stating that no or an invalid API key was provided" (§Errors: "No or invalid API key provided")';
 
 /** The 401 message's meaning, in the three bands of `messageBand`. */
-function messageMeaning(exchange: Exchange): Verdict | undefined {
+export function messageMeaning(exchange: Exchange): Verdict | undefined {
   const response = exchange.response;
   if (response?.status !== 401 || !isObject(response.json)) return undefined;
   const message = response.json.message;

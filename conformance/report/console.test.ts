@@ -1,6 +1,14 @@
-/** The console report stays readable: alike failures and huge curl lines are cut, never silently. */
+/**
+ * The console report stays readable: alike failures and huge curl lines are cut, never silently;
+ * the notes every run repeats are one line per kind unless --verbose; the verdict ends it.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConform } from '../cli.ts';
 import { coverageOf, pairKey } from '../coverage.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 import type { Progress } from '../runner.ts';
@@ -253,5 +261,69 @@ describe('progress', () => {
 
   it('counts distinct failures, in the singular when there is one', () => {
     expect(lines([at('probes', 0, 10, { failures: 0 }), at('probes', 10, 10)])).toBe('probes 0/10, 1000 requests, 0 distinct failures\nprobes 10/10, 1010 requests, 1 distinct failure\n');
+  });
+});
+
+describe('a real run against the embedded mock: the notes every run repeats, and the verdict last', () => {
+  let dir: string;
+  /** `conform ARGS` in this process: the console report (stdout) and the JSON report of the same run. */
+  async function conform(...args: string[]): Promise<{ code: number; text: string; report: Report }> {
+    let text = '';
+    const stdout = new Writable({ write: (chunk: Buffer, _e, done) => ((text += chunk.toString('utf8')), done()) });
+    const stderr = new Writable({ write: (_c, _e, done) => done() });
+    const file = join(dir, `${args.join('_').replace(/\W/g, '')}.json`);
+    const code = await runConform([...args, '--runs', '5', '--reporter', 'console', '--reporter', 'json', '--output', file], { stdout, stderr, env: {} });
+    return { code, text, report: JSON.parse(await readFile(file, 'utf8')) as Report };
+  }
+  const notesOf = (text: string) => {
+    const lines = text.split('\n');
+    const from = lines.indexOf('NOTES') + 1;
+    return lines.slice(from, lines.indexOf('', from));
+  };
+  const opensWith = (note: string, id: string) => note.startsWith(`${id} `) || note.startsWith(`${id}:`);
+  /** The model's assumptions or conflicts the JSON report states a note of, by the id the note opens with. */
+  const stated = (report: Report, ids: readonly string[]) => ids.filter((id) => report.notes.some((n) => opensWith(n, id)));
+
+  let short: Awaited<ReturnType<typeof conform>>;
+  let verbose: Awaited<ReturnType<typeof conform>>;
+  let failing: Awaited<ReturnType<typeof conform>>;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hsc-console-'));
+    // One after another: other test files run beside this one.
+    short = await conform();
+    verbose = await conform('--verbose');
+    failing = await conform('--mock-variant', 'error-status-mismatch', '--only', 'ERR-BODY');
+  }, 60_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('by default, the assumptions and the conflicts met are one line each, naming every one; the other notes stay as they are', () => {
+    const assumed = stated(short.report, api.assumptions.map((a) => a.id));
+    const conflicts = stated(short.report, api.conflicts.map((c) => c.id));
+    expect(assumed.length).toBeGreaterThan(1);
+    expect(conflicts.length).toBeGreaterThan(1);
+    const notes = notesOf(short.text);
+    expect(notes).toHaveLength(short.report.notes.length - assumed.length - conflicts.length + 2);
+    const assumedLine = notes.filter((n) => n.startsWith('  - assumed ('));
+    expect(assumedLine).toHaveLength(1);
+    expect(assumedLine[0]).toMatch(new RegExp(`^  - assumed \\(${assumed.length}; --verbose [^)]*\\): ${assumed.join(', ')}$`));
+    const conflictLine = notes.filter((n) => n.startsWith('  - conflicts met ('));
+    expect(conflictLine).toHaveLength(1);
+    expect(conflictLine[0]).toMatch(new RegExp(`^  - conflicts met \\(${conflicts.length}; either side accepted; --verbose [^)]*\\): ${conflicts.join(', ')}$`));
+    const others = short.report.notes.filter((n) => ![...assumed, ...conflicts].some((id) => opensWith(n, id)));
+    expect(notes.filter((n) => n !== assumedLine[0] && n !== conflictLine[0])).toEqual(others.map((n) => `  - ${n}`));
+  });
+
+  it('--verbose: every note in full, as the JSON report has it', () => {
+    expect(notesOf(verbose.text)).toEqual(verbose.report.notes.map((n) => `  - ${n}`));
+    expect(verbose.report.options.strict).toBe(false);
+  });
+
+  it('ends with the verdict, conforming or not', () => {
+    expect(short.code).toBe(0);
+    expect(short.text.trimEnd().split('\n').at(-1)).toMatch(/^✓ conforms: /);
+    expect(failing.code).toBe(1);
+    expect(failing.text.trimEnd().split('\n').at(-1)).toMatch(/^✗ does not conform: /);
   });
 });

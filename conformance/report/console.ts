@@ -3,8 +3,10 @@
  * every few seconds otherwise), then the distinct failures grouped by rule and operation, each
  * with what a reader needs to act: the probe, how often it occurred and where else, the request,
  * the response, the seed and a curl line; then a table of rules by outcome, the notes, and one
- * closing line.
+ * closing line, the verdict, last. The notes every run repeats (the assumptions and the conflicts
+ * met) are one line per kind, naming them; `--verbose` shows each in full.
  */
+import { packageVersion, PROGRAM } from '../../bin/package-info.ts';
 import { api } from '../../spec/api.ts';
 import { count } from '../checks/values.ts';
 import { reasonGroups } from '../coverage.ts';
@@ -13,6 +15,8 @@ import type { CheckSummary, Failure, Report } from '../types.ts';
 
 export interface ConsoleStyle {
   readonly color: boolean;
+  /** Every note in full, the assumptions and conflicts too (`--verbose`). */
+  readonly verbose?: boolean;
 }
 
 const paint = (style: ConsoleStyle, code: string, text: string) => (style.color ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -26,12 +30,14 @@ const RESPONSE_SHOWN = 600;
 const REQUEST_BODY_SHOWN = 400;
 /** Failures shown in full per (rules, operation), each of another title: the rest are one line each, and all are in the JSON report. */
 const FAILURES_SHOWN = 3;
-/** A longer curl line would flood the terminal; the JSON report holds it whole. */
+/** A longer curl line would flood the terminal (or an annotation); the JSON report holds it whole. */
 const CURL_SHOWN = 1500;
+/** The curl line, or where to find it when it is too long to show. */
+export const curlShown = (curl: string): string => (curl.length > CURL_SHOWN ? `(${curl.length} characters: see failures[].curl of --reporter json)` : curl);
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
 /** One line per value: control characters (bidirectional overrides too) shown escaped, so a body cannot redraw the terminal. */
-const printable = (text: string) =>
+export const printable = (text: string) =>
   text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 function failureBlock(f: Failure, style: ConsoleStyle): string[] {
@@ -53,7 +59,7 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
     lines.push(`    response: none (${f.transport.kind}: ${printable(f.transport.message)})`);
   }
   lines.push(`    seed:     ${f.seed}`);
-  if (f.curl) lines.push(`    curl:     ${f.curl.length > CURL_SHOWN ? `(${f.curl.length} characters: see failures[].curl of --reporter json)` : f.curl}`);
+  if (f.curl) lines.push(`    curl:     ${curlShown(f.curl)}`);
   return lines;
 }
 
@@ -234,8 +240,33 @@ export function finalLine(report: Report, style: ConsoleStyle = { color: false }
   return `${red(style, '✗ does not conform')}: ${why.join(', and ') || 'see the failures above'} — ${counts}${skips} — ${tailed}`;
 }
 
+/** The model's assumption or conflict a note states, by the id it opens with (as the run's report writes them). */
+function repeatedKind(note: string): { readonly kind: 'assumed' | 'conflicts'; readonly id: string } | undefined {
+  const assumed = api.assumptions.find((a) => note.startsWith(`${a.id} (assumed): `));
+  if (assumed) return { kind: 'assumed', id: assumed.id };
+  const conflict = api.conflicts.find((c) => note.startsWith(`${c.id}: `));
+  return conflict && { kind: 'conflicts', id: conflict.id };
+}
+
+/** The notes with the assumptions, and the conflicts met, one line each kind where the first of it stood. */
+function shortNotes(report: Report): string[] {
+  const ids = { assumed: [] as string[], conflicts: [] as string[] };
+  const kinds = report.notes.map(repeatedKind);
+  for (const k of kinds) if (k) ids[k.kind].push(k.id);
+  const resolved = report.options.strict === true ? 'held to the letter, --strict; --verbose quotes it' : 'either side accepted; --verbose quotes the letter and the reading';
+  const line = {
+    assumed: `assumed (${ids.assumed.length}; --verbose says what each assumes): ${ids.assumed.join(', ')}`,
+    conflicts: `conflicts met (${ids.conflicts.length}; ${resolved}): ${ids.conflicts.join(', ')}`,
+  };
+  return report.notes.flatMap((note, i) => {
+    const k = kinds[i];
+    if (!k) return [note];
+    return kinds.findIndex((other) => other?.kind === k.kind) === i ? [line[k.kind]] : [];
+  });
+}
+
 export function renderConsole(report: Report, style: ConsoleStyle = { color: false }): string {
-  const lines: string[] = [`hosted-site-contract conform: ${report.target} (spec ${report.specVersion})`];
+  const lines: string[] = [`${PROGRAM} ${packageVersion()} conform: ${report.target} (spec ${report.specVersion})`];
   if (report.failures.length) {
     const listed = report.failures.length < report.summary.distinctFailures ? `; ${report.failures.length} listed, see the notes` : '';
     lines.push('', bold(style, red(style, `FAILURES: ${failureCounts(report)}${listed}`)), ...grouped(report.failures, style));
@@ -247,7 +278,7 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
   if (skips.length) lines.push('', bold(style, `SKIPPED: ${report.summary.skipped} ${ofRows}, by reason`), ...skips);
   const partly = judgedInPart(report);
   if (partly.length) lines.push('', bold(style, `JUDGED IN PART: ${partly.length} ${ofRows} (some of their probes not sent), by reason`), ...byReason(partly));
-  if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...report.notes.map((n) => `  - ${printable(n)}`));
+  if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...(style.verbose ? report.notes : shortNotes(report)).map((n) => `  - ${printable(n)}`));
   lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');
 }

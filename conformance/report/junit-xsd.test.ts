@@ -75,7 +75,7 @@ describe('the JUnit reports of real runs are valid under the Jenkins JUnit schem
     const failing = await conformJunit(['--mock-variant', 'error-body-without-message', '--only', 'ERR-BODY']);
     expect(failing.code).toBe(1);
     reports.failing = failing.xml;
-  });
+  }, 60_000); // three real runs, while other test files run beside this one
   afterAll(async () => {
     await mock?.close();
   });

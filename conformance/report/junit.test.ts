@@ -1,5 +1,6 @@
 /** The JUnit reporter on a report full of characters XML cannot carry as they are. */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Failure, Report } from '../types.ts';
 import { renderJunit, xmlEscape } from './junit.ts';
@@ -54,6 +55,13 @@ const report: Report = {
 
 describe('renderJunit', () => {
   const xml = renderJunit(report);
+
+  it('says what made it: the tool and the version its package.json states, in every testsuite', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    const suites = xml.match(/<testsuite /g)!.length;
+    expect(xml.match(new RegExp(`<property name="tool" value="${pkg.name}"/>`, 'g'))).toHaveLength(suites);
+    expect(xml.match(new RegExp(`<property name="toolVersion" value="${pkg.version.replace(/\./g, '\\.')}"/>`, 'g'))).toHaveLength(suites);
+  });
 
   it('is well-formed XML whatever the text holds', () => {
     expect(wellFormed(xml)).toEqual([]);

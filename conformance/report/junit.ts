@@ -4,16 +4,18 @@
  * occurred (a failure that broke several rules shows under each of their rows; a scenario's under
  * the row of the action it is about), `<skipped>` with the reason. With `--fail-on-skip`, one more
  * testcase is the coverage gate: it fails, naming the skipped rows per reason, when any was
- * skipped, so a CI that reads only JUnit sees the gate's verdict. The report's counts travel as
- * properties: distinct failures, rule violations and failing exchanges, coverage, skipped rows per
- * reason group, accepted changes per operation. Every value is escaped, and characters XML 1.0
- * cannot carry (most control characters, lone surrogates) are replaced. The output is valid under
- * the Jenkins xUnit plugin's JUnit schema (`junit-10.xsd` beside this file, checked by
- * `junit-xsd.test.ts`), which CI tools hold JUnit files to.
+ * skipped, so a CI that reads only JUnit sees the gate's verdict. What made the report and its
+ * counts travel as properties: the tool and its version, distinct failures, rule violations and
+ * failing exchanges, coverage, skipped rows per reason group, accepted changes per operation.
+ * Every value is escaped, and characters XML 1.0 cannot carry (most control characters, lone
+ * surrogates) are replaced. The output is valid under the Jenkins xUnit plugin's JUnit schema
+ * (`junit-10.xsd` beside this file, checked by `junit-xsd.test.ts`), which CI tools hold JUnit
+ * files to.
  */
 import { count } from '../checks/values.ts';
 import { rulesTogether } from '../failures.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
+import { reportingTool } from './json.ts';
 
 /** Text safe in XML 1.0 content and attribute values. */
 export function xmlEscape(text: string): string {
@@ -128,7 +130,10 @@ function gateSuite(report: Report, properties: string): { xml: string; failed: b
 export function renderJunit(report: Report): string {
   const rules = [...new Set(report.checks.map((c) => c.rule))];
   const byPair = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rules.includes(c.rule) && f.operation === c.operation);
+  const tool = reportingTool();
   const properties = [
+    ['tool', tool.name],
+    ['toolVersion', tool.version],
     ['seed', String(report.seed)],
     ['target', report.target],
     ['specVersion', report.specVersion],

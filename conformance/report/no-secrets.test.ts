@@ -1,8 +1,9 @@
 /**
  * Secrets never reach a report: a run whose requests and responses are full of both tenants' keys
  * (raw, in HTTP Basic, in the query string, echoed JSON-escaped the PHP way, upper-cased, cut
- * short) and of secret field values goes through the runner and all three reporters, and the
- * output is searched for every form of every secret, computed here, not by the sanitizer.
+ * short) and of secret field values goes through the runner and every reporter (GitHub's job
+ * summary too), and the output is searched for every form of every secret, computed here, not by
+ * the sanitizer.
  */
 import { describe, expect, it } from 'vitest';
 import { phpJsonEncode } from '../../sanitize/echo-forms.ts';
@@ -10,6 +11,8 @@ import { endpoint } from '../../spec/queries.ts';
 import { runConformance } from '../runner.ts';
 import type { Check, Probe, Send, Target } from '../types.ts';
 import { renderConsole } from './console.ts';
+import { renderGithub } from './github.ts';
+import { renderJobSummary } from './job-summary.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 
@@ -58,7 +61,7 @@ const quoting: Check = {
 };
 
 describe('no secret in any report format', () => {
-  it('console, json and junit output carry no key and no secret field value', async () => {
+  it('console, json, junit and github output, and the job summary, carry no key and no secret field value', async () => {
     const report = await runConformance({
       target,
       seed: 1,
@@ -70,7 +73,7 @@ describe('no secret in any report format', () => {
     // The two on GET /sites/{site_id} are one symptom: the second is an example, its request in the reports too.
     expect(report.failures).toHaveLength(probes.length - 1);
     expect(report.failures.find((f) => f.operation === 'GET /sites/{site_id}')?.examples?.map((e) => e.probe)).toEqual(['x-api-key']);
-    const outputs = { console: renderConsole(report), json: renderJson(report), junit: renderJunit(report) };
+    const outputs = { console: renderConsole(report), json: renderJson(report), junit: renderJunit(report), github: renderGithub(report), 'job summary': renderJobSummary(report) };
     const forms = (v: string) => [v, encodeURIComponent(v), Buffer.from(`${v}:`).toString('base64'), Buffer.from(v).toString('base64'), JSON.stringify(v).slice(1, -1), v.toUpperCase(), v.slice(0, 12)];
     const forbidden = [...forms(KEY), ...forms(OTHER), ...forms(SFTP), ...forms(ADMIN)];
     for (const [format, text] of Object.entries(outputs)) {

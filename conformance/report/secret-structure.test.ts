@@ -3,10 +3,10 @@
  * word of the report's own vocabulary, 1 to 8 characters, or a random one) as the SFTP password
  * in one of the layouts a careless server uses (JSON, an escaped key, form encoding, HTML
  * escaping, JSON inside a string, a duplicate key) and echoes it in free text; the transport, the
- * runner and all three reporters handle it. Always: every reporter renders, the JSON parses with
- * its own keys, the JUnit is well formed, and the secret's place as a value shows the marker. A
- * secret the sanitizer searches for appears nowhere; one it cannot (too short, or the report's
- * own words) is named in a note instead.
+ * runner and every reporter (GitHub's job summary too) handle it. Always: every reporter renders,
+ * the JSON parses with its own keys, the JUnit is well formed, and the secret's place as a value
+ * shows the marker. A secret the sanitizer searches for appears nowhere; one it cannot (too
+ * short, or the report's own words) is named in a note instead.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +18,8 @@ import { createTransport } from '../http.ts';
 import { runConformance } from '../runner.ts';
 import type { Check, Probe, Target } from '../types.ts';
 import { renderConsole } from './console.ts';
+import { renderGithub } from './github.ts';
+import { renderJobSummary } from './job-summary.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { wellFormed } from './well-formed.ts';
@@ -117,7 +119,7 @@ describe('a served secret, by structure, whatever it is and however it is laid o
         fc.pre(secret.trim() !== '');
         serving = { secret, layout };
         const report = await run();
-        const outputs = { console: renderConsole(report), json: renderJson(report), junit: renderJunit(report) };
+        const outputs = { console: renderConsole(report), json: renderJson(report), junit: renderJunit(report), github: renderGithub(report), 'job summary': renderJobSummary(report) };
         const json = JSON.parse(outputs.json) as Record<string, unknown>;
         expect(Object.keys(json)).toEqual(expect.arrayContaining(['ok', 'summary', 'checks', 'coverage', 'failures', 'notes', 'specVersion']));
         expect(wellFormed(outputs.junit)).toEqual([]);

@@ -26,7 +26,7 @@ const TARGETS = { read: 0.75, action: 0.6 } as const;
 const TICKS_PER_SECOND = 100;
 
 /** A child process whose first stdout line is JSON; stderr is dropped (the mock logs each request there). */
-async function startProcess(args: readonly string[]): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
+export async function startProcess(args: readonly string[]): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] });
   let text = '';
   child.stdout!.setEncoding('utf8');
@@ -41,7 +41,7 @@ async function startProcess(args: readonly string[]): Promise<{ child: ChildProc
   return { child, info: JSON.parse(await line) as Record<string, unknown> };
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
@@ -59,21 +59,21 @@ async function cpuSeconds(pid: number | undefined): Promise<number | undefined> 
   }
 }
 
-interface Target {
+export interface Target {
   readonly what: string;
   readonly server: ChildProcess;
   readonly request: Pick<LoadOptions, 'url' | 'method' | 'headers' | 'body'>;
 }
 
-interface Sample {
+export interface Sample {
   readonly perSecond: number;
   /** Server CPU microseconds per answer, warm-up included; undefined off Linux. */
   readonly cpuMicros: number | undefined;
   readonly result: LoadResult;
 }
 
-async function measure(target: Target): Promise<Sample> {
-  const options: LoadOptions = { ...target.request, connections: CONNECTIONS, warmupMs: WARMUP_MS, durationMs: DURATION_MS };
+export async function measure(target: Target, load: Pick<LoadOptions, 'rate'> = {}): Promise<Sample> {
+  const options: LoadOptions = { ...target.request, ...load, connections: CONNECTIONS, warmupMs: WARMUP_MS, durationMs: DURATION_MS };
   const before = await cpuSeconds(target.server.pid);
   const { info } = await startProcess(['--import', 'tsx', 'scripts/bench/load.mts', JSON.stringify(options)]);
   const after = await cpuSeconds(target.server.pid);

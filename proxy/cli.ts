@@ -1,0 +1,238 @@
+/**
+ * `hosted-site-contract proxy --target URL`: a validating reverse proxy between a client and any
+ * server. Its first stdout line is JSON with its `url` (like the mock's); each exchange with a
+ * problem is one line on stderr as it happens (every exchange with `--verbose`); on SIGINT or
+ * SIGTERM, or after `--exit-after N` exchanges, the report in the formats asked for, and the exit
+ * code `--fail-on` gives it. Every byte it writes passes the one sanitizer, which learns each key
+ * a client sends and each secret an answer serves as they pass.
+ */
+import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
+import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { packageVersion, PROGRAM } from '../bin/package-info.ts';
+import { DEFAULT_MAX_BODY_KB } from '../conformance/flags.ts';
+import { DEFAULT_TIMEOUT_MS } from './flags.ts';
+import { bearerKey } from '../mock/client-request.ts';
+import { keySecret, Sanitizer, type SanitizedStream } from '../sanitize/sanitizer.ts';
+import { api } from '../spec/api.ts';
+import { judgeExchange, type JudgedExchange, type SeenRequest, type SeenResponse } from './judge.ts';
+import { FAIL_ON, ProxyLog, problemLine, renderConsole, renderJson, renderJunit, type ProxyReport } from './report.ts';
+import { startProxy } from './server.ts';
+
+const PREFIX = `${PROGRAM} proxy`;
+const REPORTERS = ['console', 'json', 'junit'] as const;
+type Reporter = (typeof REPORTERS)[number];
+/** Distinct client credentials the sanitizer learns (each is searched for in every output). */
+const MAX_KEYS = 1000;
+/** Characters of the `X-Contract-Problem` header: a header line stays short. */
+const ANNOTATION_CHARS = 1000;
+
+
+interface ProxyArgs {
+  readonly target: URL;
+  readonly host: string;
+  readonly port: number;
+  readonly capBytes: number;
+  readonly timeoutMs: number;
+  readonly reporters: readonly Reporter[];
+  readonly output?: string;
+  readonly failOn: (typeof FAIL_ON)[number];
+  readonly exitAfter?: number;
+  readonly annotate: boolean;
+  readonly strict: boolean;
+  readonly verbose: boolean;
+}
+
+function wholeNumber(flag: string, text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= min && n <= max)) throw new UsageError(`${flag} needs a whole number from ${min} to ${max}`);
+  return n;
+}
+
+export function parseProxyArgs(args: readonly string[]): ProxyArgs {
+  const flags = parseFlags(args, {
+    target: { type: 'string' },
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'max-body-kb': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    reporter: { type: 'string', multiple: true },
+    output: { type: 'string' },
+    'fail-on': { type: 'string' },
+    'exit-after': { type: 'string' },
+    annotate: { type: 'boolean' },
+    strict: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+  });
+  if (flags.target === undefined) throw new UsageError('--target is required: the base URL of the server to forward to');
+  let target: URL;
+  try {
+    target = new URL(flags.target);
+  } catch {
+    throw new UsageError('--target must be an http or https URL');
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new UsageError('--target must be an http or https URL');
+  if (target.username || target.password) throw new UsageError('--target must not carry credentials (the client sends its own key)');
+  if (!target.pathname.replace(/\/+$/, '').endsWith(api.basePath)) throw new UsageError(`--target must end in ${api.basePath}`);
+  if (target.search || target.hash) throw new UsageError('--target takes no query or fragment');
+  const reporters = [...new Set((flags.reporter ?? ['console']).map((r) => oneOf('--reporter', r, REPORTERS)!))];
+  const files = reporters.filter((r) => r !== 'console');
+  if (files.length > 0 && flags.output === undefined && reporters.length > 1) throw new UsageError(`--reporter ${files.join(' and ')} beside another reporter need --output`);
+  const exitAfter = wholeNumber('--exit-after', flags['exit-after'], 1, 1e9);
+  return {
+    target,
+    host: flags.host ?? '127.0.0.1',
+    port: wholeNumber('--port', flags.port, 0, 65535) ?? 4011,
+    capBytes: (wholeNumber('--max-body-kb', flags['max-body-kb'], 1, 1024 * 1024) ?? DEFAULT_MAX_BODY_KB) * 1024,
+    timeoutMs: wholeNumber('--timeout-ms', flags['timeout-ms'], 1, 3_600_000) ?? DEFAULT_TIMEOUT_MS,
+    reporters,
+    ...(flags.output !== undefined ? { output: flags.output } : {}),
+    failOn: oneOf('--fail-on', flags['fail-on'], FAIL_ON, 'any')!,
+    ...(exitAfter !== undefined ? { exitAfter } : {}),
+    annotate: flags.annotate ?? false,
+    strict: flags.strict ?? false,
+    verbose: flags.verbose ?? false,
+  };
+}
+
+export interface ProxyIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly sanitizer?: Sanitizer;
+  /** Resolves when the proxy should stop (default: SIGINT or SIGTERM). */
+  readonly stopped?: Promise<void>;
+  /** Called once the proxy listens, with its base URL (tests). */
+  readonly listening?: (url: string) => void;
+}
+
+/** The path of a request as a line shows it: no query (it may carry anything), clipped. */
+const pathOf = (url: string): string => {
+  const path = url.split('?')[0]!;
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+};
+
+export async function runProxy(args: readonly string[], io: ProxyIo): Promise<number> {
+  const options = parseProxyArgs(args);
+  const sanitizer = io.sanitizer ?? new Sanitizer();
+  const stdout = sanitizer.writer(io.stdout);
+  const stderr = sanitizer.writer(io.stderr);
+  const destinations = planOutputs(options);
+  for (const d of destinations) if (d.file) {
+    try {
+      probeReportFile(d.file);
+    } catch (error) {
+      throw new SetupError(`--output: cannot write ${d.file}: ${reportFileProblem(error)}`);
+    }
+  }
+  const log = new ProxyLog();
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+
+  /** Learns what a request carries that must never be shown: the client's key (the answer's secrets are learned as it is read). */
+  const keys = new Set<string>();
+  const learn = (request: SeenRequest) => {
+    const header = request.headers.authorization;
+    for (const value of [bearerKey(header), ...(typeof header === 'string' ? [header.trim()] : Array.isArray(header) ? header : [])]) {
+      if (!value || keys.has(value)) continue;
+      if (keys.size === MAX_KEYS) {
+        // Past the bound nothing more is learned: the lines stop, so no key can show in one.
+        if (!quiet) stderr.write(`${PREFIX}: more than ${MAX_KEYS} distinct credentials seen; no more lines are printed, the report counts on\n`);
+        quiet = true;
+        return;
+      }
+      keys.add(value);
+      sanitizer.add(keySecret(value, 'CLIENT_API_KEY'));
+    }
+  };
+  let quiet = false;
+  // An annotated answer is judged before it is sent; the same judgement then goes to the report.
+  const judged = new WeakMap<SeenRequest, JudgedExchange>();
+  const judge = (request: SeenRequest, response: SeenResponse | undefined): JudgedExchange => {
+    let verdict = judged.get(request);
+    if (!verdict) {
+      learn(request);
+      verdict = judgeExchange(request, response, { strict: options.strict, sanitizer, capBytes: options.capBytes });
+      judged.set(request, verdict);
+    }
+    return verdict;
+  };
+
+  let proxy;
+  try {
+    proxy = await startProxy({
+      target: options.target,
+      host: options.host,
+      port: options.port,
+      capBytes: options.capBytes,
+      timeoutMs: options.timeoutMs,
+      ...(options.annotate
+        ? {
+            annotate: (request: SeenRequest, response: SeenResponse) => {
+              const verdict = judge(request, response);
+              if (verdict.problems.length === 0) return undefined;
+              // A header carries ASCII on one line: the sanitizer first, then anything else escaped.
+              const text = sanitizer.oneLine(verdict.problems.map(problemLine).join(' | ')).replace(/[^\x20-\x7e]/g, '?');
+              return text.length > ANNOTATION_CHARS ? `${text.slice(0, ANNOTATION_CHARS)}…` : text;
+            },
+          }
+        : {}),
+      onExchange: (request, outcome, ms) => {
+        const response = 'failure' in outcome ? undefined : outcome;
+        const verdict = judge(request, response);
+        const path = pathOf(request.url);
+        log.add(verdict, { method: request.method, path, ...(response ? { status: response.status } : { failure: (outcome as { failure: string }).failure }) });
+        const answer = response ? String(response.status) : `no answer (${(outcome as { failure: string }).failure})`;
+        const head = `${request.method} ${path} → ${answer} (${ms} ms)`;
+        if (quiet) {
+          // Past MAX_KEYS: counted in the report, never printed.
+        } else if (verdict.problems.length > 0) stderr.write(`${sanitizer.oneLine(`✗ ${head}: ${verdict.problems.map(problemLine).join(' | ')}`)}\n`);
+        else if (options.verbose) stderr.write(`${sanitizer.oneLine(`✓ ${head}${verdict.unjudged.length ? `: ${verdict.unjudged.join('; ')}` : ''}`)}\n`);
+        if (options.exitAfter !== undefined && log.exchanges >= options.exitAfter) stop();
+      },
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SetupError(`cannot listen on ${options.host}:${options.port}: ${code ?? (error as Error).message}`);
+  }
+  stdout.write(`${JSON.stringify({ url: proxy.url, target: options.target.href.replace(/\/+$/, '') })}\n`);
+  io.listening?.(proxy.url);
+  const onSignal = () => stop();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await Promise.race([stopped, ...(io.stopped ? [io.stopped] : [])]);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  await proxy.close();
+  const report = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
+  await writeReports(report, destinations, stdout, sanitizer);
+  return report.ok ? 0 : 1;
+}
+
+interface Destination {
+  readonly reporter: Reporter;
+  readonly file?: string;
+}
+
+/** Console to stdout; json and junit to --output (the second with its own extension), or stdout when alone. */
+function planOutputs(options: ProxyArgs): Destination[] {
+  const files = options.reporters.filter((r) => r !== 'console');
+  return options.reporters.map((reporter) => {
+    if (reporter === 'console' || options.output === undefined) return { reporter };
+    const extension = reporter === 'json' ? '.json' : '.xml';
+    const file = files.indexOf(reporter) === 0 ? options.output : options.output.replace(/(\.[^./]*)?$/, extension);
+    return { reporter, file };
+  });
+}
+
+const renderers: Record<Reporter, (report: ProxyReport) => string> = { console: renderConsole, json: renderJson, junit: renderJunit };
+
+async function writeReports(report: ProxyReport, destinations: readonly Destination[], stdout: SanitizedStream, sanitizer: Sanitizer): Promise<void> {
+  for (const d of destinations) {
+    const text = renderers[d.reporter](report);
+    if (d.file) await writeReportFile(d.file, sanitizer.text(text));
+    else stdout.write(text);
+  }
+}

@@ -1,0 +1,23 @@
+/** The proxy's flags as `help proxy` shows them: kept light, so `help` loads nothing of the proxy. */
+import { DEFAULT_MAX_BODY_KB } from '../conformance/flags.ts';
+import { apiIdentity } from '../spec/identity.ts';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export const proxyFlags: readonly string[] = [
+  `--target URL       the server to forward to, its base URL ending in ${apiIdentity.basePath} (a live API, the mock, anything)`,
+  '--host HOST        address to listen on (default 127.0.0.1)',
+  '--port PORT        port to listen on, 0 for any free port (default 4011)',
+  `--max-body-kb N    bytes of each body kept to judge (default ${DEFAULT_MAX_BODY_KB}); a longer body is forwarded whole, "too large to judge"`,
+  `--timeout-ms N     no answer's headers from the target within N ms: 504 to the client (default ${DEFAULT_TIMEOUT_MS})`,
+  '--reporter R       console (default), json or junit; repeat for several (json and junit need --output unless alone)',
+  '--output FILE      where the json or junit report goes (with both: the second gets its own extension)',
+  '--fail-on SIDE     client, server, any (default) or none: whose problems make the exit code 1',
+  '--exit-after N     stop after N exchanges (default: at SIGINT or SIGTERM)',
+  '--annotate         add an X-Contract-Problem header to answers with a problem (the only change to the traffic)',
+  '--strict           hold answers to the per-endpoint tables to the letter, as conform --strict',
+  '--verbose          one line for every exchange, not only those with a problem',
+  '',
+  'each problem: its side (client: the request; server: the answer), its rule, where, and why',
+  'exit codes: 0 no problem of the sides --fail-on names, 1 some, 2 bad usage or cannot listen',
+];

@@ -1,0 +1,130 @@
+/**
+ * One exchange that passed through the proxy, judged on both sides. The client's side is the
+ * mock's own judgement of a request (mock/client-request.ts), so the two say the same thing in
+ * the same words. The server's side is every check of the suite that needs no request of its own
+ * (conformance/checks: status set, error body, content type, schema, acknowledgement, operation
+ * ids) and the 401 wording: the checks themselves, given the client's request as an `observe`
+ * probe; and no 5xx to a request without a problem on the client's side.
+ */
+import { readAnswer } from '../conformance/body.ts';
+import { checks } from '../conformance/checks/index.ts';
+import { messageMeaning } from '../conformance/checks/auth.ts';
+import type { CheckContext, Exchange, Probe, ProbeRequest, ProbeResponse } from '../conformance/types.ts';
+import { judgeClientRequest, type ClientRule, type MockRequest } from '../mock/client-request.ts';
+import type { Sanitizer } from '../sanitize/sanitizer.ts';
+import type { Endpoint } from '../spec/model.ts';
+import { operation, servesSecret } from '../spec/queries.ts';
+
+export type Side = 'client' | 'server';
+
+/** A problem of one exchange: whose it is, the rule, where, and why in plain words. */
+export interface ExchangeProblem {
+  readonly side: Side;
+  readonly rule: ClientRule;
+  readonly severity: 'error' | 'warning';
+  /** Where in the request (client side): a body pointer, `?query`, `{path id}`, a header. */
+  readonly at?: string;
+  /** One line. */
+  readonly reason: string;
+}
+
+/** What the proxy saw of a request, as the client sent it (path and query relative to the proxy). */
+export interface SeenRequest {
+  readonly method: string;
+  /** Path and query as sent: `/v2/sites/…?x=1`. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The bytes kept for judging; `tooLarge` when the body passed the cap (forwarded whole, not judged). */
+  readonly body: Buffer;
+  readonly tooLarge: boolean;
+}
+
+/** What the proxy saw of the answer. */
+export interface SeenResponse {
+  readonly status: number;
+  /** Lowercased names, repeated headers joined. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  readonly tooLarge: boolean;
+}
+
+export interface JudgedExchange {
+  /** The endpoint the request is for, as the document writes it; undefined for a path it does not list. */
+  readonly endpoint?: Endpoint;
+  readonly problems: readonly ExchangeProblem[];
+  /** Sides not judged, and why (a body past `--max-body-kb`). */
+  readonly unjudged: readonly string[];
+}
+
+export interface JudgeOptions {
+  /** `--strict`: the per-endpoint tables to the letter, as `conform --strict`. */
+  readonly strict: boolean;
+  /** Learns the secret values each request and answer carry, before any text is made of them. */
+  readonly sanitizer: Sanitizer;
+  /** The cap bodies were kept to, for the words of a body too large to judge. */
+  readonly capBytes: number;
+}
+
+/**
+ * The checks that judge any exchange: those that need no probe of their own. NO-SERVER-ERROR
+ * judges the suite's valid requests, whose data it knows exists: here, `judgeExchange` says it.
+ */
+const universal = checks.filter((c) => !c.ownProbesOnly && c.rule !== 'NO-SERVER-ERROR');
+
+export function judgeExchange(request: SeenRequest, response: SeenResponse | undefined, options: JudgeOptions): JudgedExchange {
+  const unjudged: string[] = [];
+  const client = judgeClientRequest({ method: request.method, url: request.url, headers: request.headers, body: request.body, ...(request.tooLarge ? { tooLarge: true } : {}) });
+  const problems: ExchangeProblem[] = client.problems
+    // A body past the proxy's cap is no verdict on the client: the mock's own cap is not the document's.
+    .filter((p) => !(request.tooLarge && /^body larger than/.test(p.problem)))
+    .map((p) => ({ side: 'client', rule: p.rule, severity: p.severity, ...(p.at ? { at: p.at } : {}), reason: p.problem }));
+  if (request.tooLarge) unjudged.push(`the request body is past --max-body-kb (${options.capBytes / 1024} KiB): forwarded, too large to judge`);
+  const endpoint = client.endpoint;
+  if (!endpoint || !response) return { ...(endpoint ? { endpoint } : {}), problems, unjudged };
+  // Throttling is no verdict (ASM-THROTTLE-429): the client is to wait and ask again.
+  if (response.status === 429) {
+    unjudged.push('the answer is 429 (throttled): not judged (ASM-THROTTLE-429)');
+    return { endpoint, problems, unjudged };
+  }
+  if (response.tooLarge) {
+    unjudged.push(`the answer is past --max-body-kb (${options.capBytes / 1024} KiB): forwarded, too large to judge`);
+    return { endpoint, problems, unjudged };
+  }
+  const exchange = asExchange(endpoint, request, response, options);
+  const context: CheckContext = { options: { strict: options.strict } };
+  for (const check of universal) {
+    if (!check.applies(exchange)) continue;
+    const verdict = check.check(context, exchange);
+    if (verdict) problems.push({ side: 'server', rule: check.rule, severity: verdict.severity ?? 'error', reason: verdict.title });
+  }
+  const wording = messageMeaning(exchange);
+  if (wording) problems.push({ side: 'server', rule: 'AUTH-401', severity: wording.severity ?? 'error', reason: wording.title });
+  // A request without a bearer key is answered 401 (§Authentication), whatever else it carries.
+  if (client.credentials !== 'bearer' && response.status !== 401) {
+    const missing = client.credentials === 'missing';
+    problems.push({
+      side: 'server',
+      rule: missing ? 'AUTH-401' : 'AUTH-BEARER',
+      severity: 'error',
+      reason: `answered ${response.status} to a request ${missing ? 'without a key' : 'with its key not sent as `Authorization: Bearer <API_KEY>`'}; it must answer 401`,
+    });
+  }
+  // A server-side failure (§Errors: 500) to a request the client got right is the server's.
+  if (response.status >= 500 && !problems.some((p) => p.side === 'client' && p.severity === 'error')) {
+    problems.push({ side: 'server', rule: 'NO-SERVER-ERROR', severity: 'error', reason: `server error ${response.status} to a request with no problem on the client's side` });
+  }
+  return { endpoint, problems, unjudged };
+}
+
+/** The exchange as the suite's checks read it: the client's request as a probe, the answer read as the transport reads one. */
+function asExchange(endpoint: Endpoint, request: SeenRequest, response: SeenResponse, options: JudgeOptions): Exchange {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const probeRequest: ProbeRequest = { method: request.method, url: `http://proxy.invalid${request.url}`, headers, ...(request.body.length ? { body: request.body.toString('utf8') } : {}) };
+  const { secrets, ...answer } = readAnswer({ text: response.body.toString('utf8'), headers: response.headers, servesSecret: servesSecret(endpoint) });
+  options.sanitizer.learnValues(secrets, 'served');
+  const probeResponse: ProbeResponse = { status: response.status, headers: response.headers, ...answer, ms: 0 };
+  // `observe`: whether the data it names exists is the server's to say, so no success is expected of it.
+  const probe: Probe = { rule: 'STATUS-SET', endpoint, expect: 'observe', title: `the client's ${operation(endpoint)}`, request: probeRequest };
+  return { probe, response: probeResponse, throttled: 0 };
+}

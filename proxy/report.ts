@@ -1,0 +1,149 @@
+/**
+ * What the proxy saw, kept bounded whatever the traffic: counts of exchanges, and each distinct
+ * problem (side, rule, operation, where, reason) once with how often it occurred and the first
+ * exchange that showed it. Rendered as the suite's formats are: console, JSON, JUnit.
+ */
+import { xmlEscape } from '../conformance/report/junit.ts';
+import type { ExchangeProblem, JudgedExchange, Side } from './judge.ts';
+
+/** Distinct problems kept; past it, only counted (and the report says how many were not kept). */
+export const MAX_DISTINCT = 1000;
+
+export const FAIL_ON = ['client', 'server', 'any', 'none'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+export interface ReportedProblem extends ExchangeProblem {
+  /** `METHOD /path/template` as the document writes it, or the method and path sent when it lists none. */
+  readonly operation: string;
+  readonly occurrences: number;
+  /** The first exchange that showed it: what was sent and what came back. */
+  readonly first: { readonly method: string; readonly path: string; readonly status?: number; readonly failure?: string };
+}
+
+export interface ProxyReport {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly target: string;
+  readonly exchanges: number;
+  /** Exchanges with no answer from the target (refused, reset, timed out, or the client left). */
+  readonly unanswered: number;
+  /** Exchanges a side of which was not judged: a body past `--max-body-kb`. */
+  readonly tooLarge: number;
+  readonly problems: readonly ReportedProblem[];
+  /** Problems of each side and severity, every occurrence counted (kept or not). */
+  readonly counts: Readonly<Record<Side, { readonly errors: number; readonly warnings: number }>>;
+  /** Distinct problems past MAX_DISTINCT, counted but not kept. */
+  readonly notKept: number;
+  readonly failOn: FailOn;
+  /** No error of a side `failOn` names. */
+  readonly ok: boolean;
+}
+
+export class ProxyLog {
+  #exchanges = 0;
+  #unanswered = 0;
+  #tooLarge = 0;
+  #notKept = 0;
+  readonly #distinct = new Map<string, ReportedProblem>();
+  readonly #counts = { client: { errors: 0, warnings: 0 }, server: { errors: 0, warnings: 0 } };
+
+  get exchanges(): number {
+    return this.#exchanges;
+  }
+
+  add(judged: JudgedExchange, seen: { readonly method: string; readonly path: string; readonly status?: number; readonly failure?: string }): void {
+    this.#exchanges++;
+    if (seen.failure !== undefined) this.#unanswered++;
+    if (judged.unjudged.length > 0) this.#tooLarge++;
+    const operation = judged.endpoint ? `${judged.endpoint.method} ${judged.endpoint.path}` : `${seen.method} ${seen.path}`;
+    for (const problem of judged.problems) {
+      const count = this.#counts[problem.side];
+      if (problem.severity === 'error') count.errors++;
+      else count.warnings++;
+      const key = JSON.stringify([problem.side, problem.rule, operation, problem.at, problem.reason]);
+      const kept = this.#distinct.get(key);
+      if (kept) this.#distinct.set(key, { ...kept, occurrences: kept.occurrences + 1 });
+      else if (this.#distinct.size < MAX_DISTINCT) this.#distinct.set(key, { ...problem, operation, occurrences: 1, first: seen });
+      else this.#notKept++;
+    }
+  }
+
+  report(tool: ProxyReport['tool'], target: string, failOn: FailOn): ProxyReport {
+    const counts = { client: { ...this.#counts.client }, server: { ...this.#counts.server } };
+    return {
+      tool,
+      target,
+      exchanges: this.#exchanges,
+      unanswered: this.#unanswered,
+      tooLarge: this.#tooLarge,
+      problems: [...this.#distinct.values()],
+      counts,
+      notKept: this.#notKept,
+      failOn,
+      ok: !failsOn(counts, failOn),
+    };
+  }
+}
+
+function failsOn(counts: ProxyReport['counts'], failOn: FailOn): boolean {
+  switch (failOn) {
+    case 'none':
+      return false;
+    case 'any':
+      return counts.client.errors + counts.server.errors > 0;
+    default:
+      return counts[failOn].errors > 0;
+  }
+}
+
+/** One problem on one line: side, rule, where, why. */
+export const problemLine = (p: ExchangeProblem): string => `${p.side} ${p.rule}${p.severity === 'warning' ? ' (warning)' : ''}: ${p.at ? `${p.at} ` : ''}${p.reason}`;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The closing line: the verdict, by the sides `--fail-on` names. */
+export function verdictLine(report: ProxyReport): string {
+  const { client, server } = report.counts;
+  const tally = `${plural(client.errors, 'client problem')}, ${plural(server.errors, 'server problem')}, ${plural(client.warnings + server.warnings, 'warning')} in ${plural(report.exchanges, 'exchange')}`;
+  const extra = [report.unanswered ? `${report.unanswered} unanswered` : '', report.tooLarge ? `${report.tooLarge} too large to judge` : ''].filter(Boolean).join(', ');
+  return `${report.ok ? '✓ no problem' : '✗ problems'} (--fail-on ${report.failOn}): ${tally}${extra ? ` (${extra})` : ''}`;
+}
+
+export function renderConsole(report: ProxyReport): string {
+  const lines = [`${report.tool.name} proxy ${report.tool.version}: ${report.target}`];
+  for (const side of ['client', 'server'] as const) {
+    const mine = report.problems.filter((p) => p.side === side);
+    if (mine.length === 0) continue;
+    lines.push('', side === 'client' ? 'CLIENT (the requests)' : 'SERVER (the answers)');
+    for (const p of mine) {
+      lines.push(`  ${p.severity === 'error' ? '✗' : '!'} ${p.rule} ${p.operation}${p.occurrences > 1 ? ` (×${p.occurrences})` : ''}`);
+      lines.push(`      ${p.at ? `${p.at} ` : ''}${p.reason}`);
+      lines.push(`      first: ${p.first.method} ${p.first.path} → ${p.first.status ?? p.first.failure ?? 'no answer'}`);
+    }
+  }
+  if (report.notKept) lines.push('', `${report.notKept} more distinct problems were counted but not kept (at most ${MAX_DISTINCT} are)`);
+  lines.push('', verdictLine(report));
+  return `${lines.join('\n')}\n`;
+}
+
+export const renderJson = (report: ProxyReport): string => `${JSON.stringify(report, null, 2)}\n`;
+
+/** One testsuite per side, one testcase per distinct problem (a failure, or a pass with its warning in system-out), and one for the exchanges seen. */
+export function renderJunit(report: ProxyReport): string {
+  const suites = (['client', 'server'] as const).map((side) => {
+    const mine = report.problems.filter((p) => p.side === side);
+    const failures = mine.filter((p) => p.severity === 'error').length;
+    const cases = mine.map((p) => {
+      const name = xmlEscape(`${p.rule} ${p.operation}${p.at ? ` ${p.at}` : ''}`);
+      const why = `${p.at ? `${p.at} ` : ''}${p.reason}`;
+      const text = xmlEscape(`${why}\noccurrences: ${p.occurrences}\nfirst: ${p.first.method} ${p.first.path} → ${p.first.status ?? p.first.failure ?? 'no answer'}`);
+      return p.severity === 'error'
+        ? `    <testcase classname="${side}" name="${name}"><failure message="${xmlEscape(why).replace(/\n/g, '&#10;')}" type="${xmlEscape(p.rule)}">${text}</failure></testcase>`
+        : `    <testcase classname="${side}" name="${name}"><system-out>warning: ${text}</system-out></testcase>`;
+    });
+    const seen = `    <testcase classname="${side}" name="${xmlEscape(`${report.exchanges} exchanges judged on the ${side}'s side`)}"/>`;
+    const properties = `    <properties>\n      <property name="tool.version" value="${xmlEscape(report.tool.version)}"/>\n    </properties>`;
+    return `  <testsuite name="${side}" tests="${cases.length + 1}" failures="${failures}" errors="0" skipped="0">\n${[properties, seen, ...cases].join('\n')}\n  </testsuite>`;
+  });
+  const failures = report.problems.filter((p) => p.severity === 'error').length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlEscape(`${report.tool.name} proxy`)}" tests="${report.problems.length + 2}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,212 @@
+/**
+ * The validating proxy's HTTP side: forwards every request to the target and every answer back,
+ * streamed and unchanged (only `Host` names the target, and hop-by-hop headers are the
+ * connection's own), keeping up to `capBytes` of each body to judge once the answer is complete.
+ * With `annotate`, an answer is held until it is judged (up to the cap; a longer one streams on
+ * unannotated), so its `X-Contract-Problem` header can say what was wrong. A target that does not
+ * answer gets the client a 502 (or 504 past `timeoutMs`) in the document's error body shape: the
+ * proxy's own, said so in its message.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { Agent, request, type Dispatcher } from 'undici';
+import { api } from '../spec/api.ts';
+import { listen } from '../mock/listen.ts';
+import type { SeenRequest, SeenResponse } from './judge.ts';
+
+export interface ProxyOptions {
+  /** The target's base URL, ending in the document's base path (`https://api.example.com/v2`). */
+  readonly target: URL;
+  readonly host?: string;
+  /** 0: any free port. */
+  readonly port?: number;
+  /** Bytes of each body kept to judge; past it the body is forwarded whole and not judged. */
+  readonly capBytes: number;
+  /** No answer's headers within this long: 504 to the client. */
+  readonly timeoutMs: number;
+  /** Add `X-Contract-Problem` to answers with a problem (the one change to traffic, and only when asked). */
+  readonly annotate?: (request: SeenRequest, response: SeenResponse) => string | undefined;
+  /** Each exchange once complete: the answer, or why there was none. */
+  readonly onExchange: (request: SeenRequest, outcome: SeenResponse | { readonly failure: string }, ms: number) => void;
+}
+
+export interface RunningProxy {
+  /** The proxy's base URL: its origin and the document's base path, as a client is configured with it. */
+  readonly url: string;
+  /** Stops accepting, lets exchanges in flight finish for up to `graceMs`, then cuts the rest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The connection's own headers (RFC 9110 §7.6.1), never forwarded. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+export const PROBLEM_HEADER = 'x-contract-problem';
+
+/** Keeps the first `cap` bytes of a stream that passes through; `tooLarge` once more came. */
+class Capture {
+  readonly #chunks: Buffer[] = [];
+  #size = 0;
+  tooLarge = false;
+  constructor(private readonly cap: number) {}
+
+  add(chunk: Buffer): void {
+    if (this.tooLarge) return;
+    if (this.#size + chunk.length > this.cap) {
+      this.tooLarge = true;
+      this.#chunks.length = 0; // a body not judged is not kept either
+      return;
+    }
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
+  }
+
+  get bytes(): Buffer {
+    return Buffer.concat(this.#chunks, this.#size);
+  }
+}
+
+/** Headers to pass on: the connection's own taken out; `host` the target's, on a request. */
+function forwardedHeaders(headers: IncomingHttpHeaders, host: string | undefined): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const named = headers.connection === undefined ? undefined : new Set(String(headers.connection).toLowerCase().split(',').map((n) => n.trim()));
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && !named?.has(name) && name !== 'host') out[name] = value;
+  if (host !== undefined) out.host = host;
+  return out;
+}
+
+/** The first error code in an error's chain of causes. */
+function codeOf(error: unknown): string | undefined {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** Lowercased names, repeated values joined as HTTP would. */
+function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
+}
+
+/** The document's error body, in the proxy's own words. */
+function proxyError(res: ServerResponse, status: 502 | 504, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ message: `proxy: ${message}`, status });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const { target } = options;
+  // The target's root: its path without the base path, which every forwarded path starts again.
+  const root = `${target.origin}${target.pathname.replace(/\/+$/, '').slice(0, -api.basePath.length)}`;
+  const dispatcher = new Agent({ headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, connect: { timeout: options.timeoutMs } });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const sent = new Capture(options.capBytes);
+    const url = req.url ?? '/';
+    // Made once the request is complete, then the same object for `annotate` and `onExchange`.
+    let seen: SeenRequest | undefined;
+    const seenRequest = (): SeenRequest => (seen ??= { method: req.method ?? 'GET', url, headers: req.headers, body: sent.bytes, tooLarge: sent.tooLarge });
+    let done = false;
+    const finish = (outcome: SeenResponse | { failure: string }) => {
+      if (done) return;
+      done = true;
+      options.onExchange(seenRequest(), outcome, Math.round(performance.now() - started));
+    };
+    const abort = new AbortController();
+    // The client went away: so does its request to the target.
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      abort.abort();
+      finish({ failure: 'the client closed the connection before the answer was complete' });
+    });
+    // A body is whatever the client sends (a GET may carry one), kept up to the cap as it passes.
+    const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+    const body = hasBody
+      ? Readable.from(
+          (async function* () {
+            for await (const chunk of req as AsyncIterable<Buffer>) {
+              sent.add(chunk);
+              yield chunk;
+            }
+          })(),
+          { objectMode: false },
+        )
+      : undefined;
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await request(`${root}${url.startsWith('/') ? url : `/${url}`}`, {
+        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers: forwardedHeaders(req.headers, target.host),
+        body,
+        dispatcher,
+        signal: abort.signal,
+      });
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      const code = codeOf(error);
+      const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+      const why = timedOut ? `sent no answer within ${options.timeoutMs} ms (--timeout-ms)` : `did not answer (${code ?? 'no answer'})`;
+      proxyError(res, timedOut ? 504 : 502, `the target ${why}`);
+      finish({ failure: `the target ${why}` });
+      return;
+    }
+    const got = new Capture(options.capBytes);
+    const status = answer.statusCode;
+    const headers = forwardedHeaders(answer.headers as IncomingHttpHeaders, undefined);
+    let kept: SeenResponse | undefined;
+    const seenResponse = (): SeenResponse => (kept ??= { status, headers: flatHeaders(answer.headers as IncomingHttpHeaders), body: got.bytes, tooLarge: got.tooLarge });
+    // With `annotate`, held until judged, as long as it stays within the cap; past it, streamed on as it is.
+    const held: Buffer[] | undefined = options.annotate ? [] : undefined;
+    let streaming = held === undefined;
+    if (streaming) res.writeHead(status, headers);
+    try {
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        got.add(chunk);
+        if (!streaming) {
+          held!.push(chunk);
+          if (!got.tooLarge) continue;
+          streaming = true;
+          res.writeHead(status, headers);
+          for (const c of held!.splice(0)) res.write(c);
+        } else if (!res.write(chunk)) await once(res, 'drain');
+      }
+    } catch {
+      // The target broke off its answer: the client's connection is broken off too, as the target's was.
+      res.destroy();
+      finish({ failure: 'the target broke off its answer' });
+      return;
+    }
+    if (!streaming) {
+      const note = options.annotate!(seenRequest(), seenResponse());
+      res.writeHead(status, note ? { ...headers, [PROBLEM_HEADER]: note } : headers);
+      for (const c of held!) res.write(c);
+    }
+    res.end();
+    finish(seenResponse());
+  };
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  // A client that never finishes its request is the client's to time out, but not for ever.
+  server.requestTimeout = Math.max(options.timeoutMs * 2, 60_000);
+  const url = await listen(server, options.port, options.host);
+  return {
+    url,
+    close: async (graceMs = 2_000) => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), graceMs).unref();
+      });
+      await dispatcher.destroy();
+    },
+  };
+}
