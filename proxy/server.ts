@@ -164,31 +164,40 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const headers = forwardedHeaders(answer.headers as IncomingHttpHeaders, undefined);
     let kept: SeenResponse | undefined;
     const seenResponse = (): SeenResponse => (kept ??= { status, headers: flatHeaders(answer.headers as IncomingHttpHeaders), body: got.bytes, tooLarge: got.tooLarge });
-    // With `annotate`, held until judged, as long as it stays within the cap; past it, streamed on as it is.
-    const held: Buffer[] | undefined = options.annotate ? [] : undefined;
-    let streaming = held === undefined;
-    if (streaming) res.writeHead(status, headers);
+    // The target broke off its answer: the client's connection is broken off too, as the target's was.
+    answer.body.on('error', () => {
+      res.destroy();
+      finish({ failure: 'the target broke off its answer' });
+    });
+    if (!options.annotate) {
+      // Piped as it comes; judged once it is all sent (`pipe` ends the answer before this 'end' runs).
+      res.writeHead(status, headers);
+      answer.body.on('data', (chunk: Buffer) => got.add(chunk));
+      answer.body.pipe(res);
+      answer.body.on('end', () => finish(seenResponse()));
+      return;
+    }
+    // Held until judged, as long as it stays within the cap; past it, streamed on as it is.
+    const held: Buffer[] = [];
+    let streaming = false;
     try {
       for await (const chunk of answer.body as AsyncIterable<Buffer>) {
         got.add(chunk);
         if (!streaming) {
-          held!.push(chunk);
+          held.push(chunk);
           if (!got.tooLarge) continue;
           streaming = true;
           res.writeHead(status, headers);
-          for (const c of held!.splice(0)) res.write(c);
+          for (const c of held.splice(0)) res.write(c);
         } else if (!res.write(chunk)) await once(res, 'drain');
       }
     } catch {
-      // The target broke off its answer: the client's connection is broken off too, as the target's was.
-      res.destroy();
-      finish({ failure: 'the target broke off its answer' });
-      return;
+      return; // the 'error' listener above has said so
     }
     if (!streaming) {
-      const note = options.annotate!(seenRequest(), seenResponse());
+      const note = options.annotate(seenRequest(), seenResponse());
       res.writeHead(status, note ? { ...headers, [PROBLEM_HEADER]: note } : headers);
-      for (const c of held!) res.write(c);
+      for (const c of held) res.write(c);
     }
     res.end();
     finish(seenResponse());

@@ -18,13 +18,14 @@ const meanOf = (samples: readonly Sample[]) => summarize(samples.map((s) => s.re
 
 const latencyRow = (what: string, samples: readonly Sample[]): Row => {
   const last = samples[samples.length - 1]!.result;
+  const cpu = samples.flatMap((s) => (s.cpuMicros === undefined ? [] : [s.cpuMicros]));
   return {
     what,
     runs: samples.length,
     median: meanOf(samples),
     best: Math.min(...samples.map((s) => s.result.latencyMs.mean)),
     unit: 'ms',
-    note: `mean latency; last run p50 ${last.latencyMs.p50.toFixed(2)} ms, p99 ${last.latencyMs.p99.toFixed(2)} ms, ${last.perSecond.toFixed(0)} req/s${last.errors ? `, ${last.errors} errors` : ''}`,
+    note: `mean latency; last run p50 ${last.latencyMs.p50.toFixed(2)} ms, p99 ${last.latencyMs.p99.toFixed(2)} ms, ${last.perSecond.toFixed(0)} req/s${last.errors ? `, ${last.errors} errors` : ''}${cpu.length ? `; its server ${summarize(cpu).median.toFixed(0)} µs CPU/answer` : ''}`,
   };
 };
 
