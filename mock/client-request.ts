@@ -84,7 +84,7 @@ function namedQueryProblem(endpoint: Endpoint, problem: Problem, unknown: readon
   const hint = guess ? `; did you mean ${param.name} for ${JSON.stringify(guess.name)}?` : '';
   return {
     ...problem,
-    problem: param.assumption ? `is required; the document does not show this parameter's name, this mock takes \`${param.name}\` (${withMeaning(param.assumption)})${hint}` : `${problem.problem}${hint}`,
+    problem: param.assumption ? `is required; the document does not show this parameter's name: \`${param.name}\` is assumed (${withMeaning(param.assumption)})${hint}` : `${problem.problem}${hint}`,
   };
 }
 
@@ -252,8 +252,9 @@ function ruleAt(endpoint: Endpoint, at: string): RuleId {
 /**
  * Every problem of a client's request, judged as the document states it (`MockChoices`
  * `document`). Never looks at data: whether a key or an id exists is the server's to say.
+ * `body: false`: the body is not judged (the caller could not see all of it).
  */
-export function judgeClientRequest(request: MockRequest): JudgedRequest {
+export function judgeClientRequest(request: MockRequest, options: { readonly body?: boolean } = {}): JudgedRequest {
   let target: Target;
   try {
     target = parseTarget(request.url);
@@ -275,7 +276,12 @@ export function judgeClientRequest(request: MockRequest): JudgedRequest {
   for (const id of malformedIds(endpoint, route.params as Record<string, string>)) {
     problems.push({ rule: 'READ-404', at: `{${id.name}}`, problem: `is not a UUID, so it names no ${id.what} (the document's ids are UUIDs)`, severity: 'error' });
   }
-  for (const p of readQuery(endpoint, target.searchParams).problems) problems.push({ rule: ruleAt(endpoint, p.path), at: p.path, problem: p.problem, severity: 'error' });
+  for (const p of readQuery(endpoint, target.searchParams).problems) {
+    // A name the document does not show is an assumption: a server may take another.
+    const assumed = endpoint.queryParams.some((q) => q.assumption && `?${q.name}` === p.path);
+    problems.push({ rule: ruleAt(endpoint, p.path), at: p.path, problem: p.problem, severity: assumed ? 'warning' : 'error' });
+  }
+  if (options.body === false) return { endpoint, credentials: credentials.kind, problems };
   try {
     const body = readBody(endpoint, request, 'optional', 'document');
     for (const p of body.problems) problems.push({ rule: ruleAt(endpoint, p.path), at: p.path, problem: p.problem, severity: 'error' });
@@ -306,6 +312,6 @@ function credentialsOf(request: MockRequest, query: URLSearchParams): { kind: Cr
   }
   if (Array.isArray(authorization)) return { kind: 'elsewhere', at: 'Authorization', problem: 'sent more than once' };
   const scheme = authorization.trim().split(/\s+/)[0]!;
-  const named = KNOWN_SCHEMES.test(scheme) && authorization.trim().includes(' ');
-  return { kind: 'elsewhere', at: 'Authorization', problem: named ? `uses the scheme ${scheme}, not Bearer` : 'is not `Bearer <API_KEY>`' };
+  const named = KNOWN_SCHEMES.test(scheme) && !/^bearer$/i.test(scheme) && authorization.trim().includes(' ');
+  return { kind: 'elsewhere', at: 'Authorization', problem: named ? `uses the scheme ${scheme}, not Bearer` : 'is not `Bearer <API_KEY>` (one key after the scheme, nothing else)' };
 }

@@ -79,7 +79,7 @@ describe('as a process', () => {
     expect(await proxy.exit).toBe(1);
     expect(proxy.stdout()).toMatch(/CLIENT \(the requests\)\n {2}✗ AUTH-BEARER GET \/sites\/\{site_id\}/);
     expect(proxy.stdout()).toMatch(/✗ problems \(--fail-on any\): 1 client problem, 0 server problems, 0 warnings in 1 exchange\n$/);
-    expect(proxy.stderr()).toMatch(/^✗ GET \/v2\/sites\/[0-9a-f-]+ → 401 \(\d+ ms\): client AUTH-BEARER: Authorization uses the scheme Token, not Bearer/);
+    expect(proxy.stderr()).toMatch(/^✗ GET \/v2\/sites\/[0-9a-f-]+ → 401 \(\d+ ms\): client AUTH-BEARER: at Authorization: uses the scheme Token, not Bearer/);
     expect(proxy.stdout() + proxy.stderr()).not.toContain(mock.fixtures.apiKey);
   });
 
@@ -98,7 +98,7 @@ describe('as a process', () => {
     const xsd = readFileSync(new URL('../conformance/report/junit-10.xsd', import.meta.url), 'utf8');
     const result = await validateXML({ xml: [{ fileName: 'proxy.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: xsd }] });
     expect(result.errors.map((e) => e.message)).toEqual([]);
-    expect(xml).toMatch(/<failure message="\{site_id\} is not a UUID[^"]*" type="READ-404">/);
+    expect(xml).toMatch(/<failure message="at \{site_id\}: is not a UUID[^"]*" type="READ-404">/);
   });
 
   it('a port in use: one line, exit 2', async () => {

@@ -11,7 +11,6 @@ import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { packageVersion, PROGRAM } from '../bin/package-info.ts';
 import { DEFAULT_MAX_BODY_KB } from '../conformance/flags.ts';
 import { DEFAULT_TIMEOUT_MS } from './flags.ts';
-import { bearerKey } from '../mock/client-request.ts';
 import { keySecret, Sanitizer, type SanitizedStream } from '../sanitize/sanitizer.ts';
 import { api } from '../spec/api.ts';
 import { judgeExchange, type JudgedExchange, type SeenRequest, type SeenResponse } from './judge.ts';
@@ -78,6 +77,7 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
   const reporters = [...new Set((flags.reporter ?? ['console']).map((r) => oneOf('--reporter', r, REPORTERS)!))];
   const files = reporters.filter((r) => r !== 'console');
   if (files.length > 0 && flags.output === undefined && reporters.length > 1) throw new UsageError(`--reporter ${files.join(' and ')} beside another reporter need --output`);
+  if (flags.output !== undefined && files.length === 0) throw new UsageError('--output takes the json or junit report: give --reporter json or --reporter junit');
   const exitAfter = wholeNumber('--exit-after', flags['exit-after'], 1, 1e9);
   return {
     target,
@@ -105,6 +105,35 @@ export interface ProxyIo {
   readonly listening?: (url: string) => void;
 }
 
+/** Header and query names a client may put its key under, besides Authorization. */
+const KEY_NAMED = /key|token|auth|secret|session|password/i;
+
+/**
+ * Every value a request may carry its key in, to hide wherever it shows: the Authorization
+ * header whole and each word of it (a Basic pair decoded, both halves), headers and query
+ * parameters named like a key, and cookies.
+ */
+function credentialsIn(request: SeenRequest): string[] {
+  const found: string[] = [];
+  const header = request.headers.authorization;
+  for (const value of typeof header === 'string' ? [header] : (header ?? [])) {
+    found.push(value.trim(), ...value.trim().split(/\s+/).slice(1));
+    const basic = /^basic\s+(\S+)/i.exec(value.trim())?.[1];
+    if (basic) {
+      const pair = Buffer.from(basic, 'base64').toString('utf8');
+      found.push(pair, ...pair.split(':'));
+    }
+  }
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name === 'authorization' || value === undefined) continue;
+    if (name === 'cookie') for (const part of String(value).split(';')) found.push(part.slice(part.indexOf('=') + 1).trim());
+    else if (KEY_NAMED.test(name)) found.push(...(Array.isArray(value) ? value : [value]));
+  }
+  const query = request.url.indexOf('?');
+  if (query >= 0) for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) if (KEY_NAMED.test(name)) found.push(value);
+  return found.filter((value) => value.length > 0);
+}
+
 /** The path of a request as a line shows it: no query (it may carry anything), clipped. */
 const pathOf = (url: string): string => {
   const path = url.split('?')[0]!;
@@ -128,12 +157,11 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
 
-  /** Learns what a request carries that must never be shown: the client's key (the answer's secrets are learned as it is read). */
+  /** Learns what a request carries that must never be shown: the client's key, wherever it put it (the answer's secrets are learned as it is read). */
   const keys = new Set<string>();
   const learn = (request: SeenRequest) => {
-    const header = request.headers.authorization;
-    for (const value of [bearerKey(header), ...(typeof header === 'string' ? [header.trim()] : Array.isArray(header) ? header : [])]) {
-      if (!value || keys.has(value)) continue;
+    for (const value of credentialsIn(request)) {
+      if (keys.has(value)) continue;
       if (keys.size === MAX_KEYS) {
         // Past the bound nothing more is learned: the lines stop, so no key can show in one.
         if (!quiet) stderr.write(`${PREFIX}: more than ${MAX_KEYS} distinct credentials seen; no more lines are printed, the report counts on\n`);
@@ -183,10 +211,14 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
         log.add(verdict, { method: request.method, path, ...(response ? { status: response.status } : { failure: (outcome as { failure: string }).failure }) });
         const answer = response ? String(response.status) : `no answer (${(outcome as { failure: string }).failure})`;
         const head = `${request.method} ${path} → ${answer} (${ms} ms)`;
-        if (quiet) {
-          // Past MAX_KEYS: counted in the report, never printed.
-        } else if (verdict.problems.length > 0) stderr.write(`${sanitizer.oneLine(`✗ ${head}: ${verdict.problems.map(problemLine).join(' | ')}`)}\n`);
-        else if (options.verbose) stderr.write(`${sanitizer.oneLine(`✓ ${head}${verdict.unjudged.length ? `: ${verdict.unjudged.join('; ')}` : ''}`)}\n`);
+        // Past MAX_KEYS, or once the target served more secrets than the sanitizer tracks: counted in the report, never printed.
+        if (quiet || sanitizer.overflow) {
+          if (sanitizer.overflow && !quiet) stderr.write(`${PREFIX}: ${sanitizer.overflow}; no more lines are printed, the report counts on\n`);
+          quiet = true;
+        } else if (verdict.problems.length > 0 || !response) {
+          const mark = verdict.problems.some((p) => p.severity === 'error') || !response ? '✗' : '!';
+          stderr.write(`${sanitizer.oneLine(`${mark} ${head}${verdict.problems.length ? `: ${verdict.problems.map(problemLine).join(' | ')}` : ''}`)}\n`);
+        } else if (options.verbose) stderr.write(`${sanitizer.oneLine(`✓ ${head}${verdict.unjudged.length ? `: ${verdict.unjudged.map((u) => u.why).join('; ')}` : ''}`)}\n`);
         if (options.exitAfter !== undefined && log.exchanges >= options.exitAfter) stop();
       },
     });
@@ -207,8 +239,8 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
   }
   await proxy.close();
   const report = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
-  await writeReports(report, destinations, stdout, sanitizer);
-  return report.ok ? 0 : 1;
+  const written = await writeReports(report, destinations, stdout, stderr, sanitizer);
+  return !written ? 2 : report.ok ? 0 : 1;
 }
 
 interface Destination {
@@ -229,10 +261,25 @@ function planOutputs(options: ProxyArgs): Destination[] {
 
 const renderers: Record<Reporter, (report: ProxyReport) => string> = { console: renderConsole, json: renderJson, junit: renderJunit };
 
-async function writeReports(report: ProxyReport, destinations: readonly Destination[], stdout: SanitizedStream, sanitizer: Sanitizer): Promise<void> {
+/**
+ * Writes each report; a file that cannot be written at the end (its directory gone) is said on
+ * one line and the report goes to stdout instead, so the verdict is never lost. False then.
+ */
+async function writeReports(report: ProxyReport, destinations: readonly Destination[], stdout: SanitizedStream, stderr: SanitizedStream, sanitizer: Sanitizer): Promise<boolean> {
+  let written = true;
   for (const d of destinations) {
     const text = renderers[d.reporter](report);
-    if (d.file) await writeReportFile(d.file, sanitizer.text(text));
-    else stdout.write(text);
+    if (!d.file) {
+      stdout.write(text);
+      continue;
+    }
+    try {
+      await writeReportFile(d.file, sanitizer.text(text));
+    } catch (error) {
+      stderr.write(`${PREFIX}: cannot write ${d.file}: ${reportFileProblem(error)}; the ${d.reporter} report follows on stdout\n`);
+      stdout.write(text);
+      written = false;
+    }
   }
+  return written;
 }

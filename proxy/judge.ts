@@ -6,6 +6,7 @@
  * ids) and the 401 wording: the checks themselves, given the client's request as an `observe`
  * probe; and no 5xx to a request without a problem on the client's side.
  */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { readAnswer } from '../conformance/body.ts';
 import { checks } from '../conformance/checks/index.ts';
 import { messageMeaning } from '../conformance/checks/auth.ts';
@@ -37,6 +38,8 @@ export interface SeenRequest {
   /** The bytes kept for judging; `tooLarge` when the body passed the cap (forwarded whole, not judged). */
   readonly body: Buffer;
   readonly tooLarge: boolean;
+  /** The target answered before the body was all read: the body is not judged. */
+  readonly unread?: boolean;
 }
 
 /** What the proxy saw of the answer. */
@@ -52,8 +55,8 @@ export interface JudgedExchange {
   /** The endpoint the request is for, as the document writes it; undefined for a path it does not list. */
   readonly endpoint?: Endpoint;
   readonly problems: readonly ExchangeProblem[];
-  /** Sides not judged, and why (a body past `--max-body-kb`). */
-  readonly unjudged: readonly string[];
+  /** What was not judged, and why (a body past `--max-body-kb`, a 429, …). */
+  readonly unjudged: readonly Unjudged[];
 }
 
 export interface JudgeOptions {
@@ -71,25 +74,52 @@ export interface JudgeOptions {
  */
 const universal = checks.filter((c) => !c.ownProbesOnly && c.rule !== 'NO-SERVER-ERROR');
 
+/** Why a side of an exchange was not judged: each said in the report, counted by kind. */
+export type NotJudged = 'too-large' | 'unread' | 'throttled' | 'encoded' | 'method' | 'not-modified';
+
+export interface Unjudged {
+  readonly kind: NotJudged;
+  readonly why: string;
+}
+
+/** Methods the document defines for no endpoint and clients send for their own ends (HEAD; CORS preflights): not judged. */
+const UNDEFINED_METHODS = new Set(['HEAD', 'OPTIONS']);
+
 export function judgeExchange(request: SeenRequest, response: SeenResponse | undefined, options: JudgeOptions): JudgedExchange {
-  const unjudged: string[] = [];
-  const client = judgeClientRequest({ method: request.method, url: request.url, headers: request.headers, body: request.body, ...(request.tooLarge ? { tooLarge: true } : {}) });
-  const problems: ExchangeProblem[] = client.problems
-    // A body past the proxy's cap is no verdict on the client: the mock's own cap is not the document's.
-    .filter((p) => !(request.tooLarge && /^body larger than/.test(p.problem)))
-    .map((p) => ({ side: 'client', rule: p.rule, severity: p.severity, ...(p.at ? { at: p.at } : {}), reason: p.problem }));
-  if (request.tooLarge) unjudged.push(`the request body is past --max-body-kb (${options.capBytes / 1024} KiB): forwarded, too large to judge`);
+  const unjudged: Unjudged[] = [];
+  const cap = `--max-body-kb (${options.capBytes / 1024} KiB)`;
+  if (UNDEFINED_METHODS.has(request.method.toUpperCase())) {
+    unjudged.push({ kind: 'method', why: `${request.method.toUpperCase()}: the document defines no endpoint for it, so neither side is judged` });
+    return { problems: [], unjudged };
+  }
+  // A body past the cap, or one the target answered before reading, is not judged: only the rest of the request is.
+  const bodyJudged = !request.tooLarge && !request.unread;
+  if (request.tooLarge) unjudged.push({ kind: 'too-large', why: `the request body is past ${cap}: forwarded, too large to judge` });
+  else if (request.unread) unjudged.push({ kind: 'unread', why: 'the target answered before the request body was all sent: the body is not judged' });
+  const client = judgeClientRequest({ method: request.method, url: request.url, headers: request.headers, body: request.body }, { body: bodyJudged });
+  const problems: ExchangeProblem[] = client.problems.map((p) => ({ side: 'client', rule: p.rule, severity: p.severity, ...(p.at ? { at: p.at } : {}), reason: p.problem }));
   const endpoint = client.endpoint;
   if (!endpoint || !response) return { ...(endpoint ? { endpoint } : {}), problems, unjudged };
   // Throttling is no verdict (ASM-THROTTLE-429): the client is to wait and ask again.
   if (response.status === 429) {
-    unjudged.push('the answer is 429 (throttled): not judged (ASM-THROTTLE-429)');
+    unjudged.push({ kind: 'throttled', why: 'the answer is 429 (throttled): not judged (ASM-THROTTLE-429)' });
+    return { endpoint, problems, unjudged };
+  }
+  // The client asked whether it changed, and it did not: the document says nothing of caching.
+  if (response.status === 304 && (request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined)) {
+    unjudged.push({ kind: 'not-modified', why: 'the answer is 304 to a conditional request: the document says nothing of caching, so it is not judged' });
     return { endpoint, problems, unjudged };
   }
   if (response.tooLarge) {
-    unjudged.push(`the answer is past --max-body-kb (${options.capBytes / 1024} KiB): forwarded, too large to judge`);
+    unjudged.push({ kind: 'too-large', why: `the answer is past ${cap}: forwarded, too large to judge` });
     return { endpoint, problems, unjudged };
   }
+  const decoded = decodedAnswer(response, options.capBytes);
+  if ('why' in decoded) {
+    unjudged.push(decoded);
+    return { endpoint, problems, unjudged };
+  }
+  response = decoded.response;
   const exchange = asExchange(endpoint, request, response, options);
   const context: CheckContext = { options: { strict: options.strict } };
   for (const check of universal) {
@@ -128,3 +158,28 @@ function asExchange(endpoint: Endpoint, request: SeenRequest, response: SeenResp
   const probe: Probe = { rule: 'STATUS-SET', endpoint, expect: 'observe', title: `the client's ${operation(endpoint)}`, request: probeRequest };
   return { probe, response: probeResponse, throttled: 0 };
 }
+
+/**
+ * The answer as its content coding decodes it (a client may ask for gzip, deflate or br): what
+ * the checks read. Decoded up to the cap; a coding it does not know, a body that does not decode,
+ * or one that decodes past the cap is not judged.
+ */
+function decodedAnswer(response: SeenResponse, capBytes: number): { response: SeenResponse } | Unjudged {
+  const coding = response.headers['content-encoding']?.trim().toLowerCase();
+  if (coding === undefined || coding === '' || coding === 'identity') return { response };
+  const decode = CODINGS[coding];
+  if (!decode) return { kind: 'encoded', why: `the answer is ${coding}-encoded, a coding the proxy does not decode: not judged` };
+  try {
+    const { ['content-encoding']: _, ...headers } = response.headers;
+    return { response: { ...response, headers, body: decode(response.body, { maxOutputLength: capBytes }) } };
+  } catch {
+    return { kind: 'encoded', why: `the answer does not decode as ${coding} within ${capBytes / 1024} KiB: not judged` };
+  }
+}
+
+const CODINGS: Readonly<Record<string, (body: Buffer, options: { maxOutputLength: number }) => Buffer>> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};

@@ -119,7 +119,7 @@ describe('a client that errs: each problem named on its side, its rule and where
 
   it('one line on stderr per exchange with a problem, and the key in none of what it wrote', () => {
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(mistakes.length);
-    expect(run.stderr).toMatch(/^✗ POST \/v2\/sites\/environments\/[0-9a-f-]+\/run-wp-cli-command → 400 \(\d+ ms\): client LIMIT-WP-COMMAND: \/wp_command /m);
+    expect(run.stderr).toMatch(/^✗ POST \/v2\/sites\/environments\/[0-9a-f-]+\/run-wp-cli-command → 400 \(\d+ ms\): client LIMIT-WP-COMMAND: at \/wp_command: /m);
     for (const text of [run.stdout, run.stderr]) expect(text).not.toContain(mock.fixtures.apiKey);
   });
 
@@ -163,7 +163,7 @@ describe('the traffic, unchanged', () => {
           expect(await res.body.text()).toBe(directBody);
           expect(res.statusCode).toBe(direct.statusCode);
           expect(res.headers['content-type']).toBe(direct.headers['content-type']);
-          if (annotate) expect(res.headers[PROBLEM_HEADER]).toMatch(/^client READ-404: \{site_id\} is not a UUID/);
+          if (annotate) expect(res.headers[PROBLEM_HEADER]).toMatch(/^client READ-404: at \{site_id\}: is not a UUID/);
           else expect(res.headers[PROBLEM_HEADER]).toBeUndefined();
         });
       }
@@ -182,7 +182,7 @@ describe('the traffic, unchanged', () => {
         expect(res.statusCode).toBe(202); // the mock read all of it: nothing was cut on the way
         await res.body.text();
       });
-      expect(run.report.tooLarge).toBe(1);
+      expect(run.report.notJudged['too-large']).toBe(1);
       expect(clientProblems(run.report)).toEqual([]);
     } finally {
       await mock.close();
@@ -269,7 +269,7 @@ describe('in front of hostile servers: bounded, the failure named, nothing leake
     { behaviour: 'never-answers', scope: 'all', want: (run, status) => (expect(status).toBe(504), expect(run.report.unanswered).toBe(1)) },
     { behaviour: 'reset', scope: 'all', want: (run, status) => (expect(status).toBe(502), expect(run.report.unanswered).toBe(1)) },
     { behaviour: 'garbage-http', scope: 'all', want: (run, status) => (expect(status).toBe(502), expect(run.report.unanswered).toBe(1)) },
-    { behaviour: 'huge-body', scope: 'all', want: (run) => expect(run.report.tooLarge).toBe(1) },
+    { behaviour: 'huge-body', scope: 'all', want: (run) => expect(run.report.notJudged['too-large']).toBe(1) },
     { behaviour: 'html-200', scope: 'all', want: (run) => expect(serverProblems(run.report).map((p) => p.rule)).toContain('CONTENT-TYPE') },
     { behaviour: 'echo-in-errors', scope: 'all', want: (run) => expect(serverProblems(run.report).length).toBeGreaterThan(0) },
     { behaviour: 'served-html-escaped', scope: 'all', want: () => undefined },

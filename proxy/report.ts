@@ -4,7 +4,8 @@
  * exchange that showed it. Rendered as the suite's formats are: console, JSON, JUnit.
  */
 import { xmlEscape } from '../conformance/report/junit.ts';
-import type { ExchangeProblem, JudgedExchange, Side } from './judge.ts';
+import { apiIdentity } from '../spec/identity.ts';
+import type { ExchangeProblem, JudgedExchange, NotJudged, Side } from './judge.ts';
 
 /** Distinct problems kept; past it, only counted (and the report says how many were not kept). */
 export const MAX_DISTINCT = 1000;
@@ -20,14 +21,22 @@ export interface ReportedProblem extends ExchangeProblem {
   readonly first: { readonly method: string; readonly path: string; readonly status?: number; readonly failure?: string };
 }
 
+/** Names the report's shape, for readers that check it. */
+export const PROXY_REPORT_FORMAT = 'hosted-site-contract/proxy-report@1';
+
 export interface ProxyReport {
+  readonly format: typeof PROXY_REPORT_FORMAT;
   readonly tool: { readonly name: string; readonly version: string };
+  /** The version of the document judged against. */
+  readonly specVersion: string;
+  readonly startedAt: string;
   readonly target: string;
   readonly exchanges: number;
-  /** Exchanges with no answer from the target (refused, reset, timed out, or the client left). */
+  /** Exchanges with no answer from the target (refused, reset, timed out, or the client left), by what happened. */
   readonly unanswered: number;
-  /** Exchanges a side of which was not judged: a body past `--max-body-kb`. */
-  readonly tooLarge: number;
+  readonly failures: Readonly<Record<string, number>>;
+  /** Exchanges a side of which was not judged, by why: a body past `--max-body-kb`, a 429, a HEAD, … */
+  readonly notJudged: Partial<Readonly<Record<NotJudged, number>>>;
   readonly problems: readonly ReportedProblem[];
   /** Problems of each side and severity, every occurrence counted (kept or not). */
   readonly counts: Readonly<Record<Side, { readonly errors: number; readonly warnings: number }>>;
@@ -38,10 +47,15 @@ export interface ProxyReport {
   readonly ok: boolean;
 }
 
+/** Distinct failure words kept; past them, counted under one. */
+const MAX_FAILURE_KINDS = 50;
+
 export class ProxyLog {
+  readonly #startedAt = new Date().toISOString();
   #exchanges = 0;
   #unanswered = 0;
-  #tooLarge = 0;
+  readonly #failures = new Map<string, number>();
+  readonly #notJudged = new Map<NotJudged, number>();
   #notKept = 0;
   readonly #distinct = new Map<string, ReportedProblem>();
   readonly #counts = { client: { errors: 0, warnings: 0 }, server: { errors: 0, warnings: 0 } };
@@ -52,8 +66,12 @@ export class ProxyLog {
 
   add(judged: JudgedExchange, seen: { readonly method: string; readonly path: string; readonly status?: number; readonly failure?: string }): void {
     this.#exchanges++;
-    if (seen.failure !== undefined) this.#unanswered++;
-    if (judged.unjudged.length > 0) this.#tooLarge++;
+    if (seen.failure !== undefined) {
+      this.#unanswered++;
+      const words = this.#failures.has(seen.failure) || this.#failures.size < MAX_FAILURE_KINDS ? seen.failure : 'other failures';
+      this.#failures.set(words, (this.#failures.get(words) ?? 0) + 1);
+    }
+    for (const kind of new Set(judged.unjudged.map((u) => u.kind))) this.#notJudged.set(kind, (this.#notJudged.get(kind) ?? 0) + 1);
     const operation = judged.endpoint ? `${judged.endpoint.method} ${judged.endpoint.path}` : `${seen.method} ${seen.path}`;
     for (const problem of judged.problems) {
       const count = this.#counts[problem.side];
@@ -70,11 +88,15 @@ export class ProxyLog {
   report(tool: ProxyReport['tool'], target: string, failOn: FailOn): ProxyReport {
     const counts = { client: { ...this.#counts.client }, server: { ...this.#counts.server } };
     return {
+      format: PROXY_REPORT_FORMAT,
       tool,
+      specVersion: apiIdentity.specVersion,
+      startedAt: this.#startedAt,
       target,
       exchanges: this.#exchanges,
       unanswered: this.#unanswered,
-      tooLarge: this.#tooLarge,
+      failures: Object.fromEntries(this.#failures),
+      notJudged: Object.fromEntries(this.#notJudged),
       problems: [...this.#distinct.values()],
       counts,
       notKept: this.#notKept,
@@ -95,17 +117,34 @@ function failsOn(counts: ProxyReport['counts'], failOn: FailOn): boolean {
   }
 }
 
+/** Where a problem is, before its reason: `at /wp_command: `. */
+const where = (p: ExchangeProblem): string => (p.at ? `at ${p.at}: ` : '');
+
 /** One problem on one line: side, rule, where, why. */
-export const problemLine = (p: ExchangeProblem): string => `${p.side} ${p.rule}${p.severity === 'warning' ? ' (warning)' : ''}: ${p.at ? `${p.at} ` : ''}${p.reason}`;
+export const problemLine = (p: ExchangeProblem): string => `${p.side} ${p.rule}${p.severity === 'warning' ? ' (warning)' : ''}: ${where(p)}${p.reason}`;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The closing line: the verdict, by the sides `--fail-on` names. */
+const NOT_JUDGED_WORDS: Readonly<Record<NotJudged, string>> = {
+  'too-large': 'too large to judge',
+  unread: 'a body the target did not read',
+  throttled: 'throttled (429)',
+  encoded: 'in a coding not decoded',
+  method: 'HEAD or OPTIONS',
+  'not-modified': '304 to a conditional request',
+};
+
+/**
+ * The closing line: the verdict, by the sides `--fail-on` names, and what it rests on: a run
+ * whose exchanges went unanswered or unjudged says so, and one that judged none says that.
+ */
 export function verdictLine(report: ProxyReport): string {
   const { client, server } = report.counts;
   const tally = `${plural(client.errors, 'client problem')}, ${plural(server.errors, 'server problem')}, ${plural(client.warnings + server.warnings, 'warning')} in ${plural(report.exchanges, 'exchange')}`;
-  const extra = [report.unanswered ? `${report.unanswered} unanswered` : '', report.tooLarge ? `${report.tooLarge} too large to judge` : ''].filter(Boolean).join(', ');
-  return `${report.ok ? '✓ no problem' : '✗ problems'} (--fail-on ${report.failOn}): ${tally}${extra ? ` (${extra})` : ''}`;
+  const unjudged = Object.entries(report.notJudged).map(([kind, n]) => `${n} ${NOT_JUDGED_WORDS[kind as NotJudged]}`);
+  const extra = [report.unanswered ? `${report.unanswered} unanswered by the target` : '', ...unjudged].filter(Boolean).join(', ');
+  const head = !report.ok ? '✗ problems' : report.exchanges === 0 ? '✓ no problem, but no exchange seen' : report.unanswered === report.exchanges ? '✓ no problem, but the target answered none' : '✓ no problem';
+  return `${head} (--fail-on ${report.failOn}): ${tally}${extra ? ` (not judged: ${extra})` : ''}`;
 }
 
 export function renderConsole(report: ProxyReport): string {
@@ -116,10 +155,12 @@ export function renderConsole(report: ProxyReport): string {
     lines.push('', side === 'client' ? 'CLIENT (the requests)' : 'SERVER (the answers)');
     for (const p of mine) {
       lines.push(`  ${p.severity === 'error' ? '✗' : '!'} ${p.rule} ${p.operation}${p.occurrences > 1 ? ` (×${p.occurrences})` : ''}`);
-      lines.push(`      ${p.at ? `${p.at} ` : ''}${p.reason}`);
+      lines.push(`      ${where(p)}${p.reason}`);
       lines.push(`      first: ${p.first.method} ${p.first.path} → ${p.first.status ?? p.first.failure ?? 'no answer'}`);
     }
   }
+  const failures = Object.entries(report.failures);
+  if (failures.length) lines.push('', 'UNANSWERED (the target did not answer; nothing judged)', ...failures.map(([why, n]) => `  ${why} (×${n})`));
   if (report.notKept) lines.push('', `${report.notKept} more distinct problems were counted but not kept (at most ${MAX_DISTINCT} are)`);
   lines.push('', verdictLine(report));
   return `${lines.join('\n')}\n`;
@@ -133,8 +174,8 @@ export function renderJunit(report: ProxyReport): string {
     const mine = report.problems.filter((p) => p.side === side);
     const failures = mine.filter((p) => p.severity === 'error').length;
     const cases = mine.map((p) => {
-      const name = xmlEscape(`${p.rule} ${p.operation}${p.at ? ` ${p.at}` : ''}`);
-      const why = `${p.at ? `${p.at} ` : ''}${p.reason}`;
+      const name = xmlEscape(`${p.rule} ${p.operation}${p.at ? ` at ${p.at}` : ''}: ${p.reason}`);
+      const why = `${where(p)}${p.reason}`;
       const text = xmlEscape(`${why}\noccurrences: ${p.occurrences}\nfirst: ${p.first.method} ${p.first.path} → ${p.first.status ?? p.first.failure ?? 'no answer'}`);
       return p.severity === 'error'
         ? `    <testcase classname="${side}" name="${name}"><failure message="${xmlEscape(why).replace(/\n/g, '&#10;')}" type="${xmlEscape(p.rule)}">${text}</failure></testcase>`

@@ -12,6 +12,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { api } from '../spec/api.ts';
+import { classify } from '../conformance/http.ts';
 import { listen } from '../mock/listen.ts';
 import type { SeenRequest, SeenResponse } from './judge.ts';
 
@@ -38,8 +39,11 @@ export interface RunningProxy {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The connection's own headers (RFC 9110 §7.6.1), never forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/**
+ * The connection's own headers (RFC 9110 §7.6.1), never forwarded; and `expect`, which this hop
+ * has answered already (Node sends the client its 100 Continue).
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
 
 export const PROBLEM_HEADER = 'x-contract-problem';
 
@@ -75,14 +79,6 @@ function forwardedHeaders(headers: IncomingHttpHeaders, host: string | undefined
   return out;
 }
 
-/** The first error code in an error's chain of causes. */
-function codeOf(error: unknown): string | undefined {
-  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
 
 /** Lowercased names, repeated values joined as HTTP would. */
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
@@ -114,7 +110,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const url = req.url ?? '/';
     // Made once the request is complete, then the same object for `annotate` and `onExchange`.
     let seen: SeenRequest | undefined;
-    const seenRequest = (): SeenRequest => (seen ??= { method: req.method ?? 'GET', url, headers: req.headers, body: sent.bytes, tooLarge: sent.tooLarge });
+    // A body is whatever the client sends (a GET may carry one), kept up to the cap as it passes.
+    const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+    // A target may answer before it has read the body: what it did not read is not judged.
+    let bodyRead = false;
+    const seenRequest = (): SeenRequest => (seen ??= { method: req.method ?? 'GET', url, headers: req.headers, body: sent.bytes, tooLarge: sent.tooLarge, ...(hasBody && !bodyRead ? { unread: true } : {}) });
     let done = false;
     const finish = (outcome: SeenResponse | { failure: string }) => {
       if (done) return;
@@ -128,8 +128,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       abort.abort();
       finish({ failure: 'the client closed the connection before the answer was complete' });
     });
-    // A body is whatever the client sends (a GET may carry one), kept up to the cap as it passes.
-    const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
     const body = hasBody
       ? Readable.from(
           (async function* () {
@@ -137,6 +135,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
               sent.add(chunk);
               yield chunk;
             }
+            bodyRead = true;
           })(),
           { objectMode: false },
         )
@@ -152,11 +151,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     } catch (error) {
       if (abort.signal.aborted) return;
-      const code = codeOf(error);
-      const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-      const why = timedOut ? `sent no answer within ${options.timeoutMs} ms (--timeout-ms)` : `did not answer (${code ?? 'no answer'})`;
-      proxyError(res, timedOut ? 504 : 502, `the target ${why}`);
-      finish({ failure: `the target ${why}` });
+      const failure = classify(error, false, options.timeoutMs, Math.round(performance.now() - started));
+      proxyError(res, failure.kind === 'timeout' ? 504 : 502, `the target did not answer: ${failure.message}`);
+      finish({ failure: failure.message });
       return;
     }
     const got = new Capture(options.capBytes);
@@ -165,16 +162,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let kept: SeenResponse | undefined;
     const seenResponse = (): SeenResponse => (kept ??= { status, headers: flatHeaders(answer.headers as IncomingHttpHeaders), body: got.bytes, tooLarge: got.tooLarge });
     // The target broke off its answer: the client's connection is broken off too, as the target's was.
-    answer.body.on('error', () => {
+    answer.body.on('error', (error) => {
       res.destroy();
-      finish({ failure: 'the target broke off its answer' });
+      finish({ failure: `the answer broke off: ${classify(error, false, options.timeoutMs, Math.round(performance.now() - started)).message}` });
     });
     if (!options.annotate) {
-      // Piped as it comes; judged once it is all sent (`pipe` ends the answer before this 'end' runs).
+      // Piped as it comes; judged once all of it has gone to the client (a stop then cuts nothing).
       res.writeHead(status, headers);
       answer.body.on('data', (chunk: Buffer) => got.add(chunk));
       answer.body.pipe(res);
-      answer.body.on('end', () => finish(seenResponse()));
+      res.on('finish', () => finish(seenResponse()));
       return;
     }
     // Held until judged, as long as it stays within the cap; past it, streamed on as it is.
@@ -199,11 +196,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       res.writeHead(status, note ? { ...headers, [PROBLEM_HEADER]: note } : headers);
       for (const c of held) res.write(c);
     }
-    res.end();
-    finish(seenResponse());
+    res.end(() => finish(seenResponse()));
   };
 
-  const server: Server = createServer((req, res) => void handle(req, res));
+  const server: Server = createServer((req, res) => {
+    res.sendDate = false; // a Date header is the target's to send, or not
+    void handle(req, res);
+  });
   // A client that never finishes its request is the client's to time out, but not for ever.
   server.requestTimeout = Math.max(options.timeoutMs * 2, 60_000);
   const url = await listen(server, options.port, options.host);

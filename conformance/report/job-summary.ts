@@ -33,14 +33,15 @@ function fenced(text: string, info = ''): string[] {
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-function failureTable(heading: string, listed: readonly Failure[], total: number): string[] {
+/** `column`: what a row is (a failure, a warning). */
+function failureTable(heading: string, column: string, listed: readonly Failure[], total: number): string[] {
   if (total === 0) return [];
   const rows = listed.slice(0, ROWS_SHOWN).map((f) => `| ${markdownText(f.rules.join(' + '))} | ${cellCode(f.operation)} | ${markdownText(clip(f.title, TITLE_SHOWN))} | ${f.occurrences} |`);
   const more = total - rows.length;
   return [
     `#### ${heading}`,
     '',
-    '| Rules | Operation | Failure | Seen |',
+    `| Rules | Operation | ${column} | Seen |`,
     '|---|---|---|--:|',
     ...rows,
     ...(more > 0 ? ['', `… and ${more} more, each in full in \`--reporter json\``] : []),
@@ -82,8 +83,8 @@ export function renderJobSummary(report: Report): string {
     '',
     markdownText(finalLine(report)),
     '',
-    ...failureTable('Failures', report.failures, Math.max(s.distinctFailures, report.failures.length)),
-    ...failureTable('Warnings', report.warnings, Math.max(s.warnings, report.warnings.length)),
+    ...failureTable('Failures', 'Failure', report.failures, Math.max(s.distinctFailures, report.failures.length)),
+    ...failureTable('Warnings', 'Warning', report.warnings, Math.max(s.warnings, report.warnings.length)),
     ...skippedTable(report),
     ...reproduce(report.failures),
     `<sub>${markdownText(`${tool.name} ${tool.version}, spec ${report.specVersion}, seed ${report.seed} (--seed ${report.seed} repeats the run)`)}</sub>`,
