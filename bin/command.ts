@@ -62,6 +62,14 @@ export function oneOf<T extends string>(flag: string, value: string | undefined,
   return value as T;
 }
 
+/** A flag's whole number from `min` to `max`; `fallback` when the flag was not given. */
+export function wholeNumberFlag<F>(flag: string, text: string | undefined, fallback: F, min: number, max: number): number | F {
+  if (text === undefined) return fallback;
+  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(Number.isSafeInteger(n) && n >= min && n <= max)) throw new UsageError(`${flag} needs a whole number from ${min} to ${max}, not '${text}'`);
+  return n;
+}
+
 /** `node:util` parseArgs, strict, no positionals; its errors become one-line `UsageError`s. */
 export function parseFlags<const T extends FlagOptions>(args: readonly string[], options: T): FlagValues<T> {
   let parsed;

@@ -246,7 +246,7 @@ async function readCapped(body: Body, cap: number, length?: string | string[]): 
 }
 
 /** undici's headers with lowercased names; repeated headers joined as HTTP would (`, `). */
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function flattenHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;

@@ -5,7 +5,7 @@
 import { layouts } from '../mock/layouts.ts';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { parseFlags, UsageError } from '../bin/command.ts';
+import { parseFlags, UsageError, wholeNumberFlag } from '../bin/command.ts';
 import { probeReportFile, reportFileProblem, SYMLINK_REFUSED } from '../bin/report-file.ts';
 import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
@@ -61,19 +61,9 @@ export interface ConformOptions {
 
 const ruleIds: readonly RuleId[] = api.rules.map((r) => r.id);
 
-function positiveInt(flag: string, text: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (text === undefined) return fallback;
-  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!(Number.isSafeInteger(n) && n >= 1 && n <= max)) throw new UsageError(`${flag} needs a whole number from 1 to ${max}, not '${text}'`);
-  return n;
-}
+const positiveInt = (flag: string, text: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number => wholeNumberFlag(flag, text, fallback, 1, max);
 
-function wholeNumber(flag: string, text: string | undefined, fallback: number, max: number): number {
-  if (text === undefined) return fallback;
-  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!(Number.isSafeInteger(n) && n <= max)) throw new UsageError(`${flag} needs a whole number from 0 to ${max}, not '${text}'`);
-  return n;
-}
+const wholeNumber = (flag: string, text: string | undefined, fallback: number, max: number): number => wholeNumberFlag(flag, text, fallback, 0, max);
 
 function parseSeed(text: string | undefined): number {
   if (text === undefined) return DEFAULT_SEED;

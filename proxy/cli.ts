@@ -7,7 +7,7 @@
  * a client sends and each secret an answer serves as they pass.
  */
 import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
-import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { oneOf, parseFlags, SetupError, UsageError, wholeNumberFlag } from '../bin/command.ts';
 import { packageVersion, PROGRAM } from '../bin/package-info.ts';
 import { DEFAULT_MAX_BODY_KB } from '../conformance/flags.ts';
 import { DEFAULT_TIMEOUT_MS } from './flags.ts';
@@ -41,13 +41,6 @@ interface ProxyArgs {
   readonly verbose: boolean;
 }
 
-function wholeNumber(flag: string, text: string | undefined, min: number, max: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
-  if (!(n >= min && n <= max)) throw new UsageError(`${flag} needs a whole number from ${min} to ${max}`);
-  return n;
-}
-
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
   const flags = parseFlags(args, {
     target: { type: 'string' },
@@ -78,13 +71,13 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
   const files = reporters.filter((r) => r !== 'console');
   if (files.length > 0 && flags.output === undefined && reporters.length > 1) throw new UsageError(`--reporter ${files.join(' and ')} beside another reporter need --output`);
   if (flags.output !== undefined && files.length === 0) throw new UsageError('--output takes the json or junit report: give --reporter json or --reporter junit');
-  const exitAfter = wholeNumber('--exit-after', flags['exit-after'], 1, 1e9);
+  const exitAfter = wholeNumberFlag('--exit-after', flags['exit-after'], undefined, 1, 1e9);
   return {
     target,
     host: flags.host ?? '127.0.0.1',
-    port: wholeNumber('--port', flags.port, 0, 65535) ?? 4011,
-    capBytes: (wholeNumber('--max-body-kb', flags['max-body-kb'], 1, 1024 * 1024) ?? DEFAULT_MAX_BODY_KB) * 1024,
-    timeoutMs: wholeNumber('--timeout-ms', flags['timeout-ms'], 1, 3_600_000) ?? DEFAULT_TIMEOUT_MS,
+    port: wholeNumberFlag('--port', flags.port, 4011, 0, 65535),
+    capBytes: wholeNumberFlag('--max-body-kb', flags['max-body-kb'], DEFAULT_MAX_BODY_KB, 1, 1024 * 1024) * 1024,
+    timeoutMs: wholeNumberFlag('--timeout-ms', flags['timeout-ms'], DEFAULT_TIMEOUT_MS, 1, 3_600_000),
     reporters,
     ...(flags.output !== undefined ? { output: flags.output } : {}),
     failOn: oneOf('--fail-on', flags['fail-on'], FAIL_ON, 'any')!,

@@ -8,6 +8,7 @@
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { readAnswer } from '../conformance/body.ts';
+import { flattenHeaders } from '../conformance/http.ts';
 import { checks } from '../conformance/checks/index.ts';
 import { messageMeaning } from '../conformance/checks/auth.ts';
 import type { CheckContext, Exchange, Probe, ProbeRequest, ProbeResponse } from '../conformance/types.ts';
@@ -148,9 +149,7 @@ export function judgeExchange(request: SeenRequest, response: SeenResponse | und
 
 /** The exchange as the suite's checks read it: the client's request as a probe, the answer read as the transport reads one. */
 function asExchange(endpoint: Endpoint, request: SeenRequest, response: SeenResponse, options: JudgeOptions): Exchange {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  const probeRequest: ProbeRequest = { method: request.method, url: `http://proxy.invalid${request.url}`, headers, ...(request.body.length ? { body: request.body.toString('utf8') } : {}) };
+  const probeRequest: ProbeRequest = { method: request.method, url: `http://proxy.invalid${request.url}`, headers: flattenHeaders(request.headers), ...(request.body.length ? { body: request.body.toString('utf8') } : {}) };
   const { secrets, ...answer } = readAnswer({ text: response.body.toString('utf8'), headers: response.headers, servesSecret: servesSecret(endpoint) });
   options.sanitizer.learnValues(secrets, 'served');
   const probeResponse: ProbeResponse = { status: response.status, headers: response.headers, ...answer, ms: 0 };

@@ -10,44 +10,13 @@ import { request as httpRequest, createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../mock/listen.ts';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { tenantOf } from '../mock/test-kit.ts';
-import { runProxy } from './cli.ts';
-import type { ProxyReport } from './report.ts';
-
-interface Run {
-  readonly code: number;
-  /** The JSON report, when it was asked for (the default here). */
-  readonly report: ProxyReport;
-  readonly written: string;
-}
-
-/** The proxy in process before `target`, driven by `drive`, stopped after; its JSON report, and all it wrote. */
-async function through(target: string, args: readonly string[], drive: (url: string) => Promise<void>): Promise<Run> {
-  let out = '';
-  let err = '';
-  const sink = (add: (t: string) => void) => new Writable({ write: (c: Buffer, _e, done) => (add(c.toString()), done()) });
-  let release!: () => void;
-  const stopped = new Promise<void>((resolve) => (release = resolve));
-  let ready!: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (ready = resolve));
-  const reporter = args.includes('--reporter') ? [] : ['--reporter', 'json'];
-  const running = runProxy(['--target', target, '--port', '0', ...reporter, ...args], { stdout: sink((t) => (out += t)), stderr: sink((t) => (err += t)), stopped, listening: ready });
-  try {
-    await drive(await Promise.race([listening, running.then((code) => Promise.reject(new Error(`the proxy exited (${code}) before listening: ${err}`)))]));
-  } finally {
-    await new Promise((resolve) => setImmediate(resolve));
-    release();
-  }
-  const code = await running;
-  const rest = out.slice(out.indexOf('\n') + 1);
-  return { code, report: reporter.length ? (JSON.parse(rest.slice(rest.indexOf('{'))) as ProxyReport) : ({} as ProxyReport), written: out + err };
-}
+import { throughProxy } from './test-kit.ts';
 
 let mock: RunningMock;
 let site: string;
@@ -93,7 +62,7 @@ describe('targets unlike the mock', () => {
   afterAll(() => new Promise<void>((resolve) => other.server.close(() => resolve())));
 
   it('an answer in gzip the client asked for is decoded and judged: a sound one has no problem', async () => {
-    const run = await through(other.url, [], async (url) => {
+    const run = await throughProxy(other.url, [], async (url) => {
       const res = await request(`${url}${site}`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } });
       expect(res.headers['content-encoding']).toBe('gzip'); // forwarded as it came
       await res.body.arrayBuffer();
@@ -104,7 +73,7 @@ describe('targets unlike the mock', () => {
   });
 
   it('a 304 to a conditional GET, and a HEAD: not judged, and counted so', async () => {
-    const run = await through(other.url, [], async (url) => {
+    const run = await throughProxy(other.url, [], async (url) => {
       const conditional = await request(`${url}${site}`, { headers: { authorization: `Bearer ${key}`, 'if-none-match': '"v1"' } });
       expect(conditional.statusCode).toBe(304);
       await conditional.body.dump();
@@ -118,7 +87,7 @@ describe('targets unlike the mock', () => {
     const env = tenantOf(mock.store, mock.fixtures.companyId).env.id;
     // Valid JSON, all of it; cut anywhere, it is not: the old bug blamed the client for the cut.
     const body = `{"wp_command":"wp plugin list"${' '.repeat(4_000_000)}}`;
-    const run = await through(other.url, ['--max-body-kb', '8192'], async (url) => {
+    const run = await throughProxy(other.url, ['--max-body-kb', '8192'], async (url) => {
       try {
         const res = await request(`${url}/sites/environments/${env}/run-wp-cli-command`, { method: 'POST', headers: { authorization: 'Bearer wrong-key-0123456789', 'content-type': 'application/json', 'x-answer-first': '1' }, body });
         await res.body.dump();
@@ -134,7 +103,7 @@ describe('targets unlike the mock', () => {
 describe('clients unlike the generated one', () => {
   it('an upload that waits for 100 Continue goes through, and is judged as sent', async () => {
     const env = tenantOf(mock.store, mock.fixtures.companyId).env.id;
-    const run = await through(mock.url, [], async (url) => {
+    const run = await throughProxy(mock.url, [], async (url) => {
       const status = await new Promise<number>((resolve, reject) => {
         const req = httpRequest(`${url}/sites/environments/${env}/run-wp-cli-command`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', expect: '100-continue' } });
         req.on('continue', () => req.end(JSON.stringify({ wp_command: 'wp plugin list' })));
@@ -156,21 +125,21 @@ describe('clients unlike the generated one', () => {
     const secret = `k-${Math.random().toString(36).slice(2)}-odd-place-key`;
     const sent = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name === 'authorization' && value.startsWith('Basic ') ? `Basic ${Buffer.from(`user:${secret}`).toString('base64')}` : value.replace('KEY', secret)]));
     // The key in the path too: whatever echoes the path must hide it.
-    const run = await through(mock.url, ['--annotate'], async (url) => {
+    const run = await throughProxy(mock.url, ['--annotate'], async (url) => {
       const res = await request(`${url}/sites/${secret}`, { headers: sent });
       expect(res.headers['x-contract-problem'] ?? '').not.toContain(secret);
       await res.body.dump();
     });
     expect(run.report.problems.some((p) => p.side === 'client' && p.rule === 'AUTH-BEARER')).toBe(true);
-    expect(run.written).not.toContain(secret);
+    expect((run.stdout + run.stderr)).not.toContain(secret);
   });
 
   it('a key in the query is never shown either', async () => {
     const secret = `q-${Math.random().toString(36).slice(2)}-query-key`;
-    const run = await through(mock.url, [], async (url) => {
+    const run = await throughProxy(mock.url, [], async (url) => {
       await (await request(`${url}/sites/${secret}?api_key=${secret}`)).body.dump();
     });
-    expect(run.written).not.toContain(secret);
+    expect((run.stdout + run.stderr)).not.toContain(secret);
   });
 });
 
@@ -179,24 +148,24 @@ describe('when nothing can be judged', () => {
     const closed = createServer();
     const url = await listen(closed);
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const run = await through(url, ['--reporter', 'console'], async (proxyUrl) => {
+    const run = await throughProxy(url, ['--reporter', 'console'], async (proxyUrl) => {
       const res = await request(`${proxyUrl}${site}`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.statusCode).toBe(502);
       await res.body.dump();
     });
     expect(run.code).toBe(0);
-    expect(run.written).toMatch(/✗ GET \/v2\/sites\/[0-9a-f-]+ → no answer \(connection refused/);
-    expect(run.written).toMatch(/✓ no problem, but the target answered none \(--fail-on any\): .*\(not judged: 1 unanswered by the target\)/);
+    expect((run.stdout + run.stderr)).toMatch(/✗ GET \/v2\/sites\/[0-9a-f-]+ → no answer \(connection refused/);
+    expect((run.stdout + run.stderr)).toMatch(/✓ no problem, but the target answered none \(--fail-on any\): .*\(not judged: 1 unanswered by the target\)/);
   });
 
   it('a report file whose directory is gone at the end: one line, the report on stdout, exit 2', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hsc-proxy-gone-'));
-    const run = await through(mock.url, ['--output', join(dir, 'report.json')], async (url) => {
+    const run = await throughProxy(mock.url, ['--output', join(dir, 'report.json')], async (url) => {
       await (await request(`${url}/sites/not-a-uuid`, { headers: { authorization: `Bearer ${key}` } })).body.dump();
       await rm(dir, { recursive: true, force: true });
     });
     expect(run.code).toBe(2);
-    expect(run.written).toMatch(/cannot write .*report\.json: .*; the json report follows on stdout/);
+    expect((run.stdout + run.stderr)).toMatch(/cannot write .*report\.json: .*; the json report follows on stdout/);
     expect(run.report.problems.map((p) => p.rule)).toEqual(['READ-404']);
   });
 });

@@ -6,7 +6,6 @@
  * named, nothing leaked), and the traffic left as it was (bytes and status alike).
  */
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostedSiteClient } from '../generated/client.ts';
@@ -21,47 +20,9 @@ import type { Variant } from '../mock/variant.ts';
 import { api } from '../spec/api.ts';
 import type { Endpoint, RuleId } from '../spec/model.ts';
 import { endpoint as endpointNamed, operation } from '../spec/queries.ts';
-import { runProxy } from './cli.ts';
 import type { ProxyReport } from './report.ts';
 import { PROBLEM_HEADER } from './server.ts';
-
-interface ProxyRun {
-  readonly code: number;
-  readonly report: ProxyReport;
-  /** Everything written, the first line (the proxy's url) included. */
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const sink = (into: { text: string }) =>
-  new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      into.text += chunk.toString();
-      done();
-    },
-  });
-
-/** The proxy in process in front of `target`, driven by `drive` with its URL, stopped once `drive` is done; its JSON report read back. */
-async function throughProxy(target: string, args: readonly string[], drive: (url: string) => Promise<void>): Promise<ProxyRun> {
-  const out = { text: '' };
-  const err = { text: '' };
-  let release!: () => void;
-  const stopped = new Promise<void>((resolve) => (release = resolve));
-  let ready!: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (ready = resolve));
-  const running = runProxy(['--target', target, '--port', '0', '--reporter', 'json', ...args], { stdout: sink(out), stderr: sink(err), stopped, listening: ready });
-  const url = await Promise.race([listening, running.then((code) => Promise.reject(new Error(`the proxy exited (${code}) before listening: ${err.text}`)))]);
-  try {
-    await drive(url);
-  } finally {
-    await new Promise((resolve) => setImmediate(resolve)); // the last exchange's end reaches the log
-    release();
-  }
-  const code = await running;
-  const [first, ...rest] = out.text.split('\n');
-  expect(JSON.parse(first!)).toMatchObject({ url, target });
-  return { code, report: JSON.parse(rest.join('\n')) as ProxyReport, stdout: out.text, stderr: err.text };
-}
+import { throughProxy, type ProxyRun } from './test-kit.ts';
 
 const serverProblems = (report: ProxyReport) => report.problems.filter((p) => p.side === 'server');
 const clientProblems = (report: ProxyReport) => report.problems.filter((p) => p.side === 'client');

@@ -3,7 +3,7 @@
  * problem (side, rule, operation, where, reason) once with how often it occurred and the first
  * exchange that showed it. Rendered as the suite's formats are: console, JSON, JUnit.
  */
-import { xmlEscape } from '../conformance/report/junit.ts';
+import { attr, xmlEscape } from '../conformance/report/junit.ts';
 import { apiIdentity } from '../spec/identity.ts';
 import type { ExchangeProblem, JudgedExchange, NotJudged, Side } from './judge.ts';
 
@@ -178,7 +178,7 @@ export function renderJunit(report: ProxyReport): string {
       const why = `${where(p)}${p.reason}`;
       const text = xmlEscape(`${why}\noccurrences: ${p.occurrences}\nfirst: ${p.first.method} ${p.first.path} → ${p.first.status ?? p.first.failure ?? 'no answer'}`);
       return p.severity === 'error'
-        ? `    <testcase classname="${side}" name="${name}"><failure message="${xmlEscape(why).replace(/\n/g, '&#10;')}" type="${xmlEscape(p.rule)}">${text}</failure></testcase>`
+        ? `    <testcase classname="${side}" name="${name}"><failure message="${attr(why)}" type="${attr(p.rule)}">${text}</failure></testcase>`
         : `    <testcase classname="${side}" name="${name}"><system-out>warning: ${text}</system-out></testcase>`;
     });
     const seen = `    <testcase classname="${side}" name="${xmlEscape(`${report.exchanges} exchanges judged on the ${side}'s side`)}"/>`;

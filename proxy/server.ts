@@ -12,7 +12,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { api } from '../spec/api.ts';
-import { classify } from '../conformance/http.ts';
+import { classify, flattenHeaders } from '../conformance/http.ts';
 import { listen } from '../mock/listen.ts';
 import type { SeenRequest, SeenResponse } from './judge.ts';
 
@@ -77,14 +77,6 @@ function forwardedHeaders(headers: IncomingHttpHeaders, host: string | undefined
   for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && !named?.has(name) && name !== 'host') out[name] = value;
   if (host !== undefined) out.host = host;
   return out;
-}
-
-
-/** Lowercased names, repeated values joined as HTTP would. */
-function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return flat;
 }
 
 /** The document's error body, in the proxy's own words. */
@@ -160,7 +152,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const status = answer.statusCode;
     const headers = forwardedHeaders(answer.headers as IncomingHttpHeaders, undefined);
     let kept: SeenResponse | undefined;
-    const seenResponse = (): SeenResponse => (kept ??= { status, headers: flatHeaders(answer.headers as IncomingHttpHeaders), body: got.bytes, tooLarge: got.tooLarge });
+    const seenResponse = (): SeenResponse => (kept ??= { status, headers: flattenHeaders(answer.headers), body: got.bytes, tooLarge: got.tooLarge });
     // The target broke off its answer: the client's connection is broken off too, as the target's was.
     answer.body.on('error', (error) => {
       res.destroy();

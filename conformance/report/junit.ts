@@ -31,7 +31,7 @@ export function xmlEscape(text: string): string {
 }
 
 /** Attribute values: line breaks as references too, so parsers do not fold them into spaces. */
-const attr = (text: string): string => xmlEscape(text).replace(/\n/g, '&#10;');
+export const attr = (text: string): string => xmlEscape(text).replace(/\n/g, '&#10;');
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
