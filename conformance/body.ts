@@ -73,10 +73,12 @@ export function readBody(facts: BodyFacts, shown: string | undefined = facts.tex
  * secret (the model says so), so its body is withheld whatever it holds.
  */
 export function readAnswer(facts: BodyFacts & { readonly servesSecret?: boolean }, fields: SecretFields = secretFields): ReadAnswer {
-  const fromHeaders = Object.entries(facts.headers).flatMap(([name, value]): Learned[] => {
+  const fromHeaders: Learned[] = [];
+  for (const name in facts.headers) {
     const field = fields.fieldOf(name);
-    return field && value !== '' ? [{ field, value }] : [];
-  });
+    const value = facts.headers[name]!;
+    if (field && value !== '') fromHeaders.push({ field, value });
+  }
   const named = facts.text === '' ? [] : fields.namesIn(facts.text);
   if (!facts.servesSecret && named.length === 0) return { text: facts.text, ...readBody(facts), secrets: fromHeaders };
   const read = readBody(facts, undefined);

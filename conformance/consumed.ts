@@ -17,28 +17,40 @@ export const ID_SHOWN = 100;
 
 /** The path parameters a URL fills in a template (`/a/{id}` and `/a/123` → `{ id: '123' }`); none when it does not fit. */
 export function pathIds(template: string, url: string, baseUrl: string): Record<string, string> {
-  let path: string;
   let base: string;
   try {
-    path = new URL(url).pathname;
     base = new URL(baseUrl).pathname.replace(/\/+$/, '');
   } catch {
     return {};
   }
+  return idsUnder(base, template, url);
+}
+
+/** A template's segments, each the name of the id it holds or undefined: read once per template. */
+const templateParts = new Map<string, readonly (string | undefined)[]>();
+
+/** `pathIds` under a base path already read (each answer of a run asks). */
+function idsUnder(base: string, template: string, url: string): Record<string, string> {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return {};
+  }
   if (!path.startsWith(base)) return {};
-  const want = template.split('/');
+  let want = templateParts.get(template);
+  if (!want) templateParts.set(template, (want = template.split('/').map((part) => /^\{(\w+)\}$/.exec(part)?.[1])));
   const got = path.slice(base.length).split('/');
   if (want.length !== got.length) return {};
   const ids: Record<string, string> = {};
-  for (const [i, part] of want.entries()) {
-    const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    if (!name) continue;
+  want.forEach((name, i) => {
+    if (!name) return;
     try {
       ids[name] = decodeURIComponent(got[i]!);
     } catch {
       ids[name] = got[i]!;
     }
-  }
+  });
   return ids;
 }
 
@@ -76,11 +88,16 @@ interface OperationLog {
 const endpointOrder = new Map(api.endpoints.map((e, i) => [operation(e), i]));
 
 export class ConsumptionLog {
-  readonly #baseUrl: string;
+  /** The base URL's path, without a trailing slash; undefined when it is no URL (nothing is then read from paths). */
+  readonly #basePath: string | undefined;
   readonly #operations = new Map<string, OperationLog>();
 
   constructor(baseUrl: string) {
-    this.#baseUrl = baseUrl;
+    try {
+      this.#basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+    } catch {
+      this.#basePath = undefined;
+    }
   }
 
   /** Accepted requests whose ids found no room among the entries. */
@@ -95,7 +112,7 @@ export class ConsumptionLog {
     let log = this.#operations.get(op);
     if (!log) this.#operations.set(op, (log = { effect: endpoint.effect, requests: 0, kept: new Map(), more: 0 }));
     log.requests++;
-    const ids = { ...pathIds(endpoint.path, request.url, this.#baseUrl), ...bodyIds(endpoint, request.body) };
+    const ids = { ...(this.#basePath === undefined ? {} : idsUnder(this.#basePath, endpoint.path, request.url)), ...bodyIds(endpoint, request.body) };
     const key = JSON.stringify(ids);
     const entry = log.kept.get(key);
     if (entry) entry.requests++;

@@ -32,10 +32,23 @@ export function nestingDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
+/**
+ * Whether `text` holds more than `limit` `[` and `{` in all, strings included: only then can it
+ * nest deeper than `limit`. Found by native search, so most answers (a few dozen brackets) need
+ * no scan of every character.
+ */
+function openingsPass(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at >= 0; at = text.indexOf(bracket, at + 1)) if (++count > limit) return true;
+  }
+  return false;
+}
+
 /** Parses `text` unless it is empty, too deep or not JSON; the error names which. */
 export function parseBoundedJson(text: string, maxDepth = MAX_JSON_DEPTH): Parsed {
   if (text.trim() === '') return { error: 'empty', message: 'empty' };
-  if (nestingDepth(text, maxDepth) > maxDepth) return { error: 'deep', message: `nested more than ${maxDepth} levels deep` };
+  if (openingsPass(text, maxDepth) && nestingDepth(text, maxDepth) > maxDepth) return { error: 'deep', message: `nested more than ${maxDepth} levels deep` };
   try {
     return { json: JSON.parse(text) as unknown };
   } catch (error) {

@@ -446,24 +446,31 @@ export class Sanitizer {
    * sanitized where they are kept, `headers`).
    */
   value<T>(input: T): T {
-    return this.#copy(input, 0) as T;
+    // A report repeats its words (rule ids, endpoints, reasons): each distinct text is scanned once.
+    return this.#copy(input, 0, new Map()) as T;
   }
 
-  #copy(value: unknown, depth: number): unknown {
-    if (typeof value === 'string') return this.text(value);
+  #copy(value: unknown, depth: number, seen: Map<string, string>): unknown {
+    if (typeof value === 'string') return this.#once(value, seen);
     if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
       const shown = String(value);
-      return this.text(shown) === shown ? value : REDACTED;
+      return this.#once(shown, seen) === shown ? value : REDACTED;
     }
     if (typeof value !== 'object' || value === null) return value;
     if (depth >= MAX_VALUE_DEPTH) return '[not shown: nested too deep]';
-    if (Array.isArray(value)) return value.map((v) => this.#copy(v, depth + 1));
+    if (Array.isArray(value)) return value.map((v) => this.#copy(v, depth + 1, seen));
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
       // defineProperty: a key `__proto__` is data here, not the prototype.
-      Object.defineProperty(out, key, { value: this.fields.fieldOf(key) && (v === null || typeof v !== 'object') ? REDACTED : this.#copy(v, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, { value: this.fields.fieldOf(key) && (v === null || typeof v !== 'object') ? REDACTED : this.#copy(v, depth + 1, seen), enumerable: true, writable: true, configurable: true });
     }
     return out;
+  }
+
+  #once(text: string, seen: Map<string, string>): string {
+    let clean = seen.get(text);
+    if (clean === undefined) seen.set(text, (clean = this.text(text)));
+    return clean;
   }
 
   /**

@@ -43,6 +43,9 @@ const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (m) => m.to
 /** Texts up to this long have what `namesIn` found kept, up to this many. */
 const NAMES_MEMO_CHARS = 16 * 1024;
 const NAMES_MEMO_ENTRIES = 1024;
+/** Keys up to this long have the field they name kept (as many as texts). */
+const FIELD_MEMO_CHARS = 256;
+const NO_FIELD = Symbol('no secret field');
 
 export class SecretFields {
   readonly names: readonly string[];
@@ -67,6 +70,16 @@ export class SecretFields {
 
   /** The secret field a key names in any spelling (it contains one: `sftp_password_hash` too), or undefined. */
   fieldOf(key: string): string | undefined {
+    // Keys repeat (header names, the document's fields): each short one is read once.
+    if (key.length > FIELD_MEMO_CHARS) return this.#fieldOf(key);
+    let field = this.#fields.get(key);
+    if (field === undefined) this.#fields.set(key, (field = this.#fieldOf(key) ?? NO_FIELD));
+    return field === NO_FIELD ? undefined : field;
+  }
+
+  readonly #fields = new BoundedMap<string, string | typeof NO_FIELD>(NAMES_MEMO_ENTRIES);
+
+  #fieldOf(key: string): string | undefined {
     const normal = normalName(key);
     const at = this.#normal.findIndex((n) => normal.includes(n));
     return at < 0 ? undefined : this.names[at];
@@ -82,13 +95,14 @@ export class SecretFields {
     if (text.length === 0) return [];
     // A target repeats its answers (error bodies, reads): each short text is read through its encodings once.
     if (text.length > NAMES_MEMO_CHARS) return this.#namesIn(text, first);
-    const key = first ? `1${text}` : `0${text}`;
-    let names = this.#named.get(key);
-    if (!names) this.#named.set(key, (names = this.#namesIn(text, first)));
-    return [...names];
+    const memo = first ? this.#namedFirst : this.#named;
+    let names = memo.get(text);
+    if (!names) memo.set(text, (names = this.#namesIn(text, first)));
+    return names.length === 0 ? [] : [...names];
   }
 
   readonly #named = new BoundedMap<string, readonly string[]>(NAMES_MEMO_ENTRIES);
+  readonly #namedFirst = new BoundedMap<string, readonly string[]>(NAMES_MEMO_ENTRIES);
 
   #namesIn(text: string, first: boolean): string[] {
     const names = new Set<string>();

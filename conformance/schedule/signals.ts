@@ -90,6 +90,9 @@ function members(value: string): Member[] {
   return dictionary.size > 0 ? [{ item: '', params: dictionary }, ...list] : list;
 }
 
+/** The first draft's counters and the common ones, in that order: limit, remaining, reset (names built once: read on every answer). */
+const COUNTER_HEADERS = ['ratelimit-', 'x-ratelimit-', 'x-rate-limit-'].map((prefix) => [`${prefix}limit`, `${prefix}remaining`, `${prefix}reset`] as const);
+
 /** Every rate-limit signal in `headers` (lower-cased names), `now` the local clock (epoch ms). */
 export function readSignals(headers: Readonly<Record<string, string>>, now = Date.now()): RateSignals {
   let limit: number | undefined;
@@ -122,10 +125,10 @@ export function readSignals(headers: Readonly<Record<string, string>>, now = Dat
       limit ??= number(m.params.get('limit'));
     }
   }
-  for (const prefix of ['ratelimit-', 'x-ratelimit-', 'x-rate-limit-']) {
-    limit ??= number(headers[`${prefix}limit`]);
-    remaining ??= number(headers[`${prefix}remaining`]);
-    reset ??= number(headers[`${prefix}reset`]);
+  for (const [limitName, remainingName, resetName] of COUNTER_HEADERS) {
+    limit ??= number(headers[limitName]);
+    remaining ??= number(headers[remainingName]);
+    reset ??= number(headers[resetName]);
   }
   const resetMs = resetFrom(reset, now);
   const retry = retryAfterMs(headers['retry-after'], now);
