@@ -11,7 +11,8 @@
  * field value in a request or an answer is taught to the sanitizer as it passes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { servesSecret } from '../spec/queries.ts';
 import { clip, learnExchange, markLearned, readAnswer } from './body.ts';
@@ -19,6 +20,13 @@ import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import { RunBudget } from './schedule/budget.ts';
 import { Pacer, type PacerStats } from './schedule/pacer.ts';
 import type { Exchange, Probe, ProbeRequest, ProbeResponse, Send, TransportFailure } from './types.ts';
+
+
+/**
+ * undici's Agent alone: the package's index loads every dispatcher, mock, cache and interceptor
+ * it has (~50 ms of a command's start-up); the transport needs this one (undici is pinned).
+ */
+const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 
 export interface TransportOptions {
   /** Deadline of one attempt, headers and body together. */
@@ -111,7 +119,8 @@ export function createTransport(options: TransportOptions): Transport {
       });
       let timer = setTimeout(() => {
         timedOut = true;
-        answer.abort();
+        // Still waiting for a connection: nothing of it was sent, and it is dropped when one comes.
+        if (!answer.abort()) return settle({ failure: classify(undefined, true, options.timeoutMs, Math.round(performance.now() - started)) });
         const ms = deadlineMs + STUCK_GRACE_MS;
         timer = setTimeout(() => settle({ failure: { kind: 'timeout', message: `no complete answer within ${ms} ms`, ms } }), STUCK_GRACE_MS);
       }, deadlineMs);
@@ -282,10 +291,11 @@ function receive(req: ProbeRequest, cap: number, done: (answer: RawAnswer | { re
   };
   return {
     handler,
-    /** Ends the request where it stands (the deadline): its error settles it. */
-    abort() {
+    /** Ends the request where it stands (the deadline): its error settles it. False when it had not started (no connection yet). */
+    abort(): boolean {
       abortWanted = true;
       controller?.abort(new Error(`aborted at its deadline: ${req.method} ${req.url}`));
+      return controller !== undefined;
     },
     fail: (error: unknown) => end({ error }),
   };

@@ -17,9 +17,15 @@ export function listAt(exchange: Exchange, ...path: string[]): unknown[] | undef
   return Array.isArray(found) ? found : undefined;
 }
 
-/** One formatter for every call (`toLocaleString` builds one each time), built when first asked for: building it takes ICU ~10 ms at start-up. */
-let oneDecimal: Intl.NumberFormat | undefined;
-export const seconds = (ms: number): string => `${(oneDecimal ??= new Intl.NumberFormat('en', { maximumFractionDigits: 1 })).format(ms / 1000)} s`;
+/**
+ * `0.3 s`, `12 s`, `1,234.5 s`: one decimal at most, thousands grouped, as English writes it.
+ * By hand: `Intl.NumberFormat` costs ICU ~10 ms to build, in every run that says how long it waited.
+ */
+export function seconds(ms: number): string {
+  const tenths = Math.round(Math.abs(ms) / 100);
+  const whole = String(Math.floor(tenths / 10)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${ms < 0 && tenths > 0 ? '-' : ''}${whole}${tenths % 10 ? `.${tenths % 10}` : ''} s`;
+}
 
 /** `{a, b}`: a set of values for messages, sorted so two runs read alike. */
 export const showSet = (values: Iterable<string>): string => `{${[...values].sort().join(', ')}}`;
