@@ -206,12 +206,26 @@ export function parseTarget(target: string): Target {
 
 
 /** A path parameter that is not a UUID: it names nothing (CONFLICT-READ-MALFORMED-ID, CONFLICT-ACTION-UNKNOWN-RESOURCE). */
-export function malformedIds(endpoint: Endpoint, params: Readonly<Record<string, string>>): { readonly name: string; readonly what: string }[] {
-  return endpoint.pathParams.flatMap((param) => {
-    const value = params[param.name];
-    return value !== undefined && !formatRegex.uuid.test(value) ? [{ name: param.name, what: (param.refersTo ?? param.name).replace(/-/g, ' ') }] : [];
-  });
+export function malformedIds(endpoint: Endpoint, params: Readonly<Record<string, string>>): readonly MalformedId[] {
+  // The router gives every request of one path the same frozen params: each is read once.
+  let found = malformedMemo.get(params);
+  if (found?.endpoint !== endpoint) {
+    const ids = endpoint.pathParams.flatMap((param) => {
+      const value = params[param.name];
+      return value !== undefined && !formatRegex.uuid.test(value) ? [{ name: param.name, what: (param.refersTo ?? param.name).replace(/-/g, ' ') }] : [];
+    });
+    found = { endpoint, ids };
+    if (Object.isFrozen(params)) malformedMemo.set(params, found);
+  }
+  return found.ids;
 }
+
+export interface MalformedId {
+  readonly name: string;
+  readonly what: string;
+}
+
+const malformedMemo = new WeakMap<object, { readonly endpoint: Endpoint; readonly ids: readonly MalformedId[] }>();
 
 /**
  * The rule a client problem breaks: the model's rules, and `ENDPOINT` for a path or method the

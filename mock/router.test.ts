@@ -59,6 +59,31 @@ describe('the router', () => {
     }
   });
 
+  it('routes a path it has routed before the same, by its own method, and no request can change what the next one gets', () => {
+    const id = '8f0c1a52-3f4e-4c7d-9a61-2b5e0d9c7a10';
+    for (const endpoint of api.endpoints) {
+      const path = endpoint.path.replace(/\{[a-z_]+\}/g, id);
+      const first = matchRoute(endpoint.method, path)!;
+      const again = matchRoute(endpoint.method, path)!;
+      expect({ endpoint: again.endpoint.name, params: again.params }).toEqual(referenceMatch(endpoint.method, path));
+      expect(() => Object.assign(first.params, { injected: 'x' })).toThrow(TypeError);
+      expect(again.params).not.toHaveProperty('injected');
+      for (const other of ['GET', 'POST', 'PUT', 'DELETE']) {
+        if (other === endpoint.method) continue;
+        const found = matchRoute(other, path);
+        expect(found && { endpoint: found.endpoint.name, params: found.params }, `${other} ${path}`).toEqual(referenceMatch(other, path));
+      }
+    }
+  });
+
+  it('routes paths too long to be kept as it routes short ones', () => {
+    const long = 'a'.repeat(600);
+    const path = `/sites/${long}`;
+    expect(referenceMatch('GET', path)).toEqual({ endpoint: 'getSite', params: { site_id: long } });
+    expect(matchRoute('GET', path)?.params).toEqual({ site_id: long });
+    expect(matchRoute('GET', path)?.endpoint.name).toBe('getSite');
+  });
+
   it('finds what the templates read one by one find, for every template with one segment changed', () => {
     const probes = [...literalSegments, '', '%41', '%zz', 'a%2Fb', '8f0c1a52-3f4e-4c7d-9a61-2b5e0d9c7a10'];
     for (const endpoint of api.endpoints) {

@@ -1,6 +1,7 @@
 /** Routing in one place: the model's path templates, compiled once, matched per request. */
 import { api } from '../spec/api.ts';
 import type { Endpoint } from '../spec/model.ts';
+import { BoundedMap } from '../sanitize/bounded-map.ts';
 import { closestEndpoints } from './closest-endpoints.ts';
 
 export interface Route {
@@ -75,6 +76,19 @@ function walk(node: Node, method: string, segments: readonly string[], at: numbe
  * undefined when no endpoint of the document matches (or a parameter is not valid percent-encoding).
  */
 export function matchRoute(method: string, path: string): Route | undefined {
+  // Clients repeat their requests (a status poll, a command run again): each short one is routed once.
+  if (path.length > ROUTE_MEMO_CHARS) return routeOf(method, path);
+  const key = `${method} ${path}`;
+  let route = routes.get(key);
+  if (route === undefined) routes.set(key, (route = routeOf(method, path) ?? null));
+  return route ?? undefined;
+}
+
+/** Paths up to this long have their route kept, this many at most (null: no endpoint). */
+const ROUTE_MEMO_CHARS = 512;
+const routes = new BoundedMap<string, Route | null>(1024);
+
+function routeOf(method: string, path: string): Route | undefined {
   if (path.charCodeAt(0) !== 47) return undefined;
   const best: { route?: CompiledRoute; values?: string[] } = {};
   walk(root, method, path.slice(1).split('/'), 0, [], best);
@@ -88,7 +102,8 @@ export function matchRoute(method: string, path: string): Route | undefined {
       return undefined;
     }
   }
-  return { endpoint: route.endpoint, params };
+  // Shared by every request of the same path (`matchRoute` keeps it): frozen, so none can change it for the next.
+  return Object.freeze({ endpoint: route.endpoint, params: Object.freeze(params) });
 }
 
 /** Why no endpoint answered a request: the methods its path takes, and the nearest endpoints. */
