@@ -153,6 +153,69 @@ describe('responses', () => {
     expect(exchange.response?.text).toHaveLength(1024);
     expect(exchange.response?.jsonError).toMatch(/cut/);
   });
+
+  // Chunked encoding cut as fine as it goes (one byte per chunk): each byte arrives on its own.
+  const inOneByteChunks = (text: string) => (socket: Socket) =>
+    socket.once('data', () => {
+      const frames = [...text].map((c) => `1\r\n${c}\r\n`).join('');
+      socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n${frames}0\r\n\r\n`);
+    });
+
+  it('a body in one-byte chunks arrives whole, byte for byte', async () => {
+    const json = JSON.stringify({ records: Array.from({ length: 400 }, (_, i) => ({ name: `r${i}`, value: String(i * 7) })) });
+    const url = await serveRaw(inOneByteChunks(json));
+    const exchange = await transport({ timeoutMs: 5_000 })(probe(url));
+    expect(exchange.failure).toBeUndefined();
+    expect(exchange.response?.text).toBe(json);
+    expect(exchange.response?.json).toEqual(JSON.parse(json));
+  });
+
+  it('a body in one-byte chunks past the cap is cut exactly at the cap', async () => {
+    const text = 'abcdefghij'.repeat(300);
+    const url = await serveRaw(inOneByteChunks(text));
+    const exchange = await transport({ timeoutMs: 5_000, bodyCap: 1234 })(probe(url));
+    expect(exchange.response?.text).toBe(text.slice(0, 1234));
+    expect(exchange.response?.jsonError).toMatch(/cut at the size cap/);
+  });
+});
+
+describe('requests the transport does not send', () => {
+  it('CONNECT is refused at once, and nothing reaches the server', async () => {
+    let connections = 0;
+    const url = await serveRaw((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    const exchange = await transport({ timeoutMs: 2_000 })({ ...probe(url), request: { ...probe(url).request, method: 'CONNECT' } });
+    expect(exchange.failure?.kind).toBe('other');
+    expect(exchange.failure?.message).toMatch(/refused to send the request \(CONNECT opens a tunnel/);
+    expect(exchange.failure?.ms).toBeLessThan(1_000);
+    expect(connections).toBe(0);
+  });
+
+  it('a header value with a line break is a refusal that says so; a bad header name says that instead', async () => {
+    const url = await serve((_req, res) => res.end('{}'));
+    const send = transport();
+    const value = await send({ ...probe(url), request: { ...probe(url).request, headers: { 'x-note': 'a\r\nb' } } });
+    expect(value.failure?.message).toMatch(/a header value holds a character HTTP cannot carry/);
+    const name = await send({ ...probe(url), request: { ...probe(url).request, headers: { 'x note': 'a' } } });
+    expect(name.failure?.message).toMatch(/a header name holds a character/);
+  });
+
+  it('an error while the answer is read is the failure, at once, with its own words (not a timeout of the server)', async () => {
+    const url = await serve((_req, res) => res.end('{}'));
+    const sanitizer = {
+      learnValues() {
+        throw new Error('reading the answer broke');
+      },
+      learn() {},
+      learnText() {},
+    } as unknown as NonNullable<Parameters<typeof createTransport>[0]['sanitizer']>;
+    const exchange = await transport({ timeoutMs: 2_000, sanitizer })(probe(url));
+    expect(exchange.failure?.kind).toBe('other');
+    expect(exchange.failure?.message).toContain('reading the answer broke');
+    expect(exchange.failure?.ms).toBeLessThan(1_000);
+  });
 });
 
 describe('throttling (ASM-THROTTLE-429)', () => {

@@ -113,9 +113,15 @@ export function createTransport(options: TransportOptions): Transport {
         clearTimeout(timer);
         resolve(result);
       };
+      const failed = (error: unknown) => settle({ failure: classify(error, timedOut, options.timeoutMs, Math.round(performance.now() - started)) });
       const answer = receive(req, bodyCap, (raw) => {
-        if ('error' in raw) settle({ failure: classify(raw.error, timedOut, options.timeoutMs, Math.round(performance.now() - started)) });
-        else settle({ response: kept(req, raw, secretServed, started) });
+        if ('error' in raw) return failed(raw.error);
+        // Reading the answer runs inside undici's callback, which would swallow what it throws: caught here.
+        try {
+          settle({ response: kept(req, raw, secretServed, started) });
+        } catch (error) {
+          failed(error);
+        }
       });
       let timer = setTimeout(() => {
         timedOut = true;
@@ -126,6 +132,8 @@ export function createTransport(options: TransportOptions): Transport {
       }, deadlineMs);
       try {
         if (options.sanitizer) learnExchange(options.sanitizer, req);
+        // undici's request() refuses a tunnel; dispatch() would open one and wait in it.
+        if (req.method.toUpperCase() === 'CONNECT') throw Object.assign(new Error('CONNECT opens a tunnel, not a request'), { code: 'UND_ERR_INVALID_ARG' });
         const url = new URL(req.url);
         dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method as 'GET', headers: req.headers, body: req.body ?? null }, answer.handler);
       } catch (error) {
@@ -231,6 +239,47 @@ function bodyText(bytes: Buffer, cut: boolean, encoding: string | undefined): st
 /** An attempt whose stream does not end even once aborted at its deadline is settled this much later. */
 const STUCK_GRACE_MS = 2_000;
 
+/**
+ * A body's bytes up to a cap, in one buffer: a body that comes in many small chunks (chunked
+ * encoding cut fine: one byte each) is copied as it comes, never kept as a million buffers each
+ * holding on to the socket's read buffer; one that comes in one chunk is kept as it is.
+ */
+class BodyBytes {
+  readonly #cap: number;
+  #first: Buffer | undefined;
+  #buffer: Buffer | undefined;
+  #size = 0;
+
+  constructor(cap: number) {
+    this.#cap = cap;
+  }
+
+  /** Adds what fits under the cap; false when the chunk went past it (the rest is dropped). */
+  add(chunk: Buffer): boolean {
+    const fits = chunk.length <= this.#cap - this.#size;
+    const part = fits ? chunk : chunk.subarray(0, this.#cap - this.#size);
+    if (this.#size === 0 && !this.#buffer) this.#first = part;
+    else {
+      if (!this.#buffer) {
+        this.#buffer = Buffer.allocUnsafe(Math.min(this.#cap, Math.max(16 * 1024, 2 * (this.#size + part.length))));
+        if (this.#first) this.#first.copy(this.#buffer);
+        this.#first = undefined;
+      } else if (this.#size + part.length > this.#buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(this.#cap, Math.max(2 * this.#buffer.length, this.#size + part.length)));
+        this.#buffer.copy(grown, 0, 0, this.#size);
+        this.#buffer = grown;
+      }
+      part.copy(this.#buffer, this.#size);
+    }
+    this.#size += part.length;
+    return fits;
+  }
+
+  bytes(): Buffer {
+    return this.#buffer ? this.#buffer.subarray(0, this.#size) : (this.#first ?? Buffer.alloc(0));
+  }
+}
+
 /** An answer as it came off the wire: status, headers, and its body up to the cap. */
 interface RawAnswer {
   readonly status: number;
@@ -252,14 +301,13 @@ function receive(req: ProbeRequest, cap: number, done: (answer: RawAnswer | { re
   let ended = false;
   let status = 0;
   let headers: RawAnswer['headers'] = {};
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const body = new BodyBytes(cap);
   const end = (answer: RawAnswer | { readonly error: unknown }) => {
     if (ended) return;
     ended = true;
     done(answer);
   };
-  const finish = (cut: boolean) => end({ status, headers, bytes: chunks.length === 1 && !cut ? chunks[0]! : Buffer.concat(chunks, size), cut });
+  const finish = (cut: boolean) => end({ status, headers, bytes: body.bytes(), cut });
   const handler: Dispatcher.DispatchHandler = {
     onRequestStart(c) {
       controller = c;
@@ -271,16 +319,14 @@ function receive(req: ProbeRequest, cap: number, done: (answer: RawAnswer | { re
     },
     onResponseData(c, chunk) {
       if (ended) return;
-      const room = cap - size;
-      if (chunk.length > room) {
-        chunks.push(chunk.subarray(0, room));
-        size = cap;
-        finish(true);
-        c.abort(new Error('the answer passed the size cap'));
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
+      if (body.add(chunk)) return;
+      finish(true);
+      c.abort(new Error('the answer passed the size cap'));
+    },
+    onRequestUpgrade(c) {
+      // A request the suite sends never asks for a protocol switch: an answer that switches is no answer to it.
+      end({ error: Object.assign(new Error('the server switched protocols (101) in answer to a plain request'), { code: 'HPE_UNEXPECTED_UPGRADE' }) });
+      c.abort(new Error('upgrade refused'));
     },
     onResponseEnd() {
       finish(false);
@@ -321,6 +367,15 @@ function codeOf(error: unknown): string | undefined {
 /** Node's codes for a certificate it does not trust. */
 const TLS_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
 
+/** What undici's refusal of a request means, where its message names a header (`invalid foo header`, `invalid header key`). */
+function refusalReason(detail: string): string {
+  if (detail === 'invalid header key') return ': a header name holds a character HTTP does not allow in names';
+  // Headers the client sets itself (framing, connection management) are refused whatever they hold.
+  if (/^invalid (transfer-encoding|keep-alive|upgrade) header$/.test(detail)) return ': the HTTP client sets this header itself';
+  if (/^invalid .+ header$/.test(detail)) return ': a header value holds a character HTTP cannot carry';
+  return '';
+}
+
 /** Names what went wrong, in words a report reader understands without undici's source. */
 export function classify(error: unknown, timedOut: boolean, timeoutMs: number, ms: number): TransportFailure {
   const code = codeOf(error);
@@ -345,6 +400,6 @@ export function classify(error: unknown, timedOut: boolean, timeoutMs: number, m
     return { kind: 'protocol', message: `the TLS handshake failed (${code})${hint}`, ms };
   }
   // undici checks headers before sending: a key with a line break or a character beyond Latin-1.
-  if (code === 'UND_ERR_INVALID_ARG') return { kind: 'other', message: `the HTTP client refused to send the request (${detail}): a header value holds a character HTTP cannot carry`, ms };
+  if (code === 'UND_ERR_INVALID_ARG') return { kind: 'other', message: `the HTTP client refused to send the request (${detail})${refusalReason(detail)}`, ms };
   return { kind: 'other', message: code ? `${code}: ${detail}` : detail, ms };
 }

@@ -397,3 +397,34 @@ describe('Sanitizer.writer', () => {
     expect(written).toEqual(['a [redacted HSC_API_KEY]\n', `b ${REDACTED}\n`]);
   });
 });
+
+describe('Sanitizer: a long text found clean is not scanned again', () => {
+  const report = (extra: string) => `${'{"rule":"AUTH-401","operation":"GET /sites/{site_id}","ok":true}\n'.repeat(100)}${extra}`;
+
+  it('a rendered report checked whole and then written is scanned once, while nothing new is learned', () => {
+    const sanitizer = new Sanitizer([keySecret(KEY, 'HSC_API_KEY')]);
+    const text = report('');
+    expect(sanitizer.spans(text)).toEqual([]);
+    const before = sanitizer.work;
+    expect(sanitizer.text(text)).toBe(text);
+    expect(sanitizer.work).toBe(before);
+  });
+
+  it('a secret learned after the check is found in the same text when it is written', () => {
+    const password = 'Zq8-learned-after-the-check-Wm3';
+    const sanitizer = new Sanitizer([keySecret(KEY, 'HSC_API_KEY')]);
+    const text = report(`"served": "${password}"`);
+    expect(sanitizer.spans(text)).toEqual([]);
+    sanitizer.learn({ environment: { sftp_password: password } }, 'served');
+    const written = sanitizer.text(text);
+    expect(written).not.toContain(password);
+    expect(written).toContain(REDACTED);
+  });
+
+  it('a text whose only secret is a URL credential is not taken as clean by the secret check', () => {
+    const sanitizer = new Sanitizer([keySecret(KEY, 'HSC_API_KEY')]);
+    const text = report('see https://admin:hunter2-Zq8@example.test/path');
+    expect(sanitizer.spans(text)).toEqual([]);
+    expect(sanitizer.text(text)).not.toContain('hunter2-Zq8');
+  });
+});

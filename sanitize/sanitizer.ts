@@ -223,6 +223,9 @@ function patternsOf(secret: Secret): readonly ScanPattern[] {
 /** Why a secret is hidden only where it stands as a value, never searched for in free text. */
 export type Unsearched = 'short' | 'vocabulary';
 
+/** Texts longer than this found clean are remembered (the last one): a rendered report, never a value. */
+const CLEAN_NOTED_CHARS = 4096;
+
 export class Sanitizer {
   readonly #secrets = new Map<string, Secret>();
   /** Secrets hidden only by structure, with why. */
@@ -396,7 +399,19 @@ export class Sanitizer {
 
   /** Where secrets sit in `text`, merged, each with the secret of one pattern found there. */
   spans(text: string): SecretSpan[] {
-    return this.#spans(text, false);
+    const found = this.#spans(text, false);
+    if (found.length === 0 && text.length > CLEAN_NOTED_CHARS && userinfoSpans(text).length === 0) this.#noted(text);
+    return found;
+  }
+
+  /**
+   * The last text found to hold nothing, with the matcher that found so: a report is checked
+   * whole once it is rendered and again as it is written (a second scan of the same string).
+   */
+  #clean: { readonly text: string; readonly scanner: SecretScanner } | undefined;
+
+  #noted(text: string): void {
+    if (this.#scanner && !this.#stale && text.length > CLEAN_NOTED_CHARS) this.#clean = { text, scanner: this.#scanner };
   }
 
   #spans(text: string, allowStale: boolean): SecretSpan[] {
@@ -415,12 +430,17 @@ export class Sanitizer {
    */
   text(text: string, options: { readonly allowStale?: boolean } = {}): string {
     if (text === '') return text;
+    // The same string, found clean by the matcher as it still is (no secret learned since): nothing to redo.
+    if (this.#clean?.text === text && this.#clean.scanner === this.#scanner && !this.#stale) return text;
     const credentials = userinfoSpans(text);
     const searched = this.#secrets.size > this.#unsearched.size;
     if (!searched && credentials.length === 0) return text;
     const allowStale = options.allowStale === true;
     const found = searched ? this.#spans(text, allowStale) : [];
-    if (found.length === 0 && credentials.length === 0) return text;
+    if (found.length === 0 && credentials.length === 0) {
+      if (!allowStale) this.#noted(text);
+      return text;
+    }
     const spans = mergeRanges([...found, ...credentials.map((c) => ({ ...c, secret: URL_CREDENTIAL }))]) as SecretSpan[];
     const scanner = this.#scan(allowStale);
     const clean = (out: string) => scanner.spans(out).length === 0;
