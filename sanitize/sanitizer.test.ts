@@ -428,3 +428,29 @@ describe('Sanitizer: a long text found clean is not scanned again', () => {
     expect(sanitizer.text(text)).not.toContain('hunter2-Zq8');
   });
 });
+
+describe('Sanitizer: an encoding is read where one of its escapes decodes, and only there', () => {
+  // A DNS listing holds `=` (`v=DMARC1`), `%` and `&` that start no escape: read as they are.
+  const decoys = '{"value":"v=DMARC1; p=none"},{"value":"100% & more"},{"value":"a\\\\b"}';
+  const qp = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  const percent = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+  it('a secret among decoy escape characters is hidden raw, quoted-printable, percent-encoded and HTML-escaped', () => {
+    const sanitizer = new Sanitizer([fieldSecret(PASSWORD, 'sftp_password')]);
+    for (const form of [PASSWORD, qp(PASSWORD), percent(PASSWORD), PASSWORD.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')]) {
+      const out = sanitizer.text(`${decoys.repeat(40)}{"note":"${form}"}${decoys}`);
+      expect(out, form).not.toContain(form);
+      expect(out).toContain('v=DMARC1');
+    }
+  });
+
+  it('text whose escape characters decode nothing is left exactly as it is', () => {
+    const sanitizer = new Sanitizer([fieldSecret(PASSWORD, 'sftp_password')]);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('=', '=Z', '%', '%zz', '&', '&nope', '\\q', 'v=DMARC1', 'x', ' '), { maxLength: 60 }), (parts) => {
+        const text = parts.join('');
+        expect(sanitizer.text(text)).toBe(text);
+      }),
+    );
+  });
+});
