@@ -21,10 +21,9 @@ import { RunBudget } from './schedule/budget.ts';
 import { Pacer, type PacerStats } from './schedule/pacer.ts';
 import type { Exchange, Probe, ProbeRequest, ProbeResponse, Send, TransportFailure } from './types.ts';
 
-
 /**
  * undici's Agent alone: the package's index loads every dispatcher, mock, cache and interceptor
- * it has (~50 ms of a command's start-up); the transport needs this one (undici is pinned).
+ * it has (~40 ms of a command's start-up); the transport needs this one (undici is pinned).
  */
 const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 

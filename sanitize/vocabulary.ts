@@ -51,9 +51,17 @@ function gramsOf(text: string): Uint8Array {
   }
 }
 
+/**
+ * Searches before the grams are built: a run asks about a few keys and passwords, each search a
+ * fraction of a millisecond, while building the grams takes ~10 ms; past this many, they pay.
+ */
+const SEARCHES_BEFORE_GRAMS = 64;
+let searches = 0;
+
 /** False when some run of `folded` is surely not in the corpus; true when the search must decide. */
 function mayHold(folded: string): boolean {
   if (folded.length < GRAM) return true;
+  if (!grams && ++searches <= SEARCHES_BEFORE_GRAMS) return true;
   grams ??= gramsOf(corpus!);
   for (let i = 0; i + GRAM <= folded.length; i++) {
     const h = gramHash(folded, i);
