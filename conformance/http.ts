@@ -322,11 +322,6 @@ function receive(req: ProbeRequest, cap: number, done: (answer: RawAnswer | { re
       finish(true);
       c.abort(new Error('the answer passed the size cap'));
     },
-    onRequestUpgrade(c) {
-      // A request the suite sends never asks for a protocol switch: an answer that switches is no answer to it.
-      end({ error: Object.assign(new Error('the server switched protocols (101) in answer to a plain request'), { code: 'HPE_UNEXPECTED_UPGRADE' }) });
-      c.abort(new Error('upgrade refused'));
-    },
     onResponseEnd() {
       finish(false);
     },
