@@ -20,6 +20,7 @@ import { parseConformArgs } from '../options.ts';
 import type { Failure, Report } from '../types.ts';
 import { ANNOTATIONS_SHOWN, escapeData, escapeProperty, renderGithub } from './github.ts';
 import { markdownText, renderJobSummary } from './job-summary.ts';
+import { failureOf, reportOf } from './test-kit.ts';
 
 interface Command {
   readonly name: string;
@@ -50,40 +51,9 @@ function commands(output: string): Command[] {
     });
 }
 
-const failure = (n: number, more: Partial<Failure> = {}): Failure => ({
-  rule: 'ERR-BODY',
-  rules: ['ERR-BODY'],
-  operation: 'GET /validate',
-  title: `failure ${n}`,
-  message: 'why',
-  severity: 'error',
-  probe: 'probe',
-  request: { method: 'GET', url: 'http://h/v2/validate', headers: {} },
-  response: { status: 500, headers: {}, text: '{}', ms: 3 },
-  seed: 7,
-  curl: `curl -sS http://h/v2/validate -H 'x: ${n}'`,
-  occurrences: 1,
-  ...more,
-});
-
-const report = (failures: Failure[], more: Partial<Report> = {}): Report => ({
-  ok: failures.length === 0,
-  seed: 7,
-  target: 'http://h/v2',
-  specVersion: '1.106.0',
-  startedAt: '2026-11-22T00:00:00.000Z',
-  durationMs: 1,
-  requests: failures.length,
-  options: {},
-  summary: { passed: 1, failed: failures.length ? 1 : 0, skipped: 0, warnings: 0, distinctFailures: failures.length, ruleViolations: failures.length, failingExchanges: failures.length },
-  checks: [{ rule: 'ERR-BODY', operation: 'GET /validate', outcome: failures.length ? 'failed' : 'passed', exchanges: 1 }],
-  coverage: { checked: 1, total: 1, skipped: [], rules: { 'ERR-BODY': { checked: 1, inScope: 1, skipped: [], partly: [] } } },
-  failures,
-  warnings: [],
-  notes: [],
-  consumed: [],
-  ...more,
-});
+/** With an answer, as a run's failures carry one. */
+const failure = (n: number, more: Partial<Failure> = {}): Failure => failureOf(n, { response: { status: 500, headers: {}, text: '{}', ms: 3 }, ...more });
+const report = reportOf;
 
 describe('escaping, as GitHub documents it', () => {
   it.each([
