@@ -179,23 +179,12 @@ export class RequestLog {
       return this.#clean(this.#memos.refusal, words);
     }
     const member = (value: unknown) => (shown ? `"problems":${JSON.stringify(value)}${more ? `,"moreProblems":${more}` : ''}` : `"hint":${JSON.stringify(value)}`);
-    const key = member(shown ?? refusal.hint ?? '');
-    let clean = this.#memos.refusal.get(key);
-    if (clean === undefined) {
-      clean = this.#sanitizer.text(member(this.#sanitizer.value(shown ?? refusal.hint ?? '')));
-      remember(this.#memos.refusal, key, clean);
-    }
-    return clean;
+    return kept(this.#memos.refusal, member(shown ?? refusal.hint ?? ''), () => this.#sanitizer.text(member(this.#sanitizer.value(shown ?? refusal.hint ?? ''))));
   }
 
   /** A client's text, sanitized (on one line, for text); kept by value. */
-  #clean(memo: Map<string, string>, text: string): string {
-    let clean = memo.get(text);
-    if (clean === undefined) {
-      clean = this.#sanitized(text);
-      remember(memo, text, clean);
-    }
-    return clean;
+  #clean(memo: BoundedMap<string, string>, text: string): string {
+    return kept(memo, text, () => this.#sanitized(text));
   }
 
   #sanitized(text: string): string {
@@ -204,19 +193,14 @@ export class RequestLog {
 
   /** The body's JSON text, sanitized whole (its keys are the client's text too); kept by its bytes. */
   #body(request: MockRequest): string {
-    const key = request.tooLarge || request.body.length > MEMO_MAX_CHARS ? undefined : request.body.toString('latin1');
-    let shown = key === undefined ? undefined : this.#memos.body.get(key);
-    if (shown === undefined) {
-      shown = this.#sanitized(JSON.stringify(this.#sanitizer.value(shownBody(request))));
-      if (key !== undefined) remember(this.#memos.body, key, shown);
-    }
-    return shown;
+    const shown = () => this.#sanitized(JSON.stringify(this.#sanitizer.value(shownBody(request))));
+    return request.tooLarge || request.body.length > MEMO_MAX_CHARS ? shown() : kept(this.#memos.body, request.body.toString('latin1'), shown);
   }
 }
 
 const memo = () => new BoundedMap<string, string>(MEMO_ENTRIES);
 
-/** Keeps `value` under `key` unless the key is too long to keep. */
-function remember(memo: Map<string, string>, key: string, value: string): void {
-  if (key.length <= MEMO_MAX_CHARS) memo.set(key, value);
+/** What `make` gives, kept under `key` unless the key is too long to keep. */
+function kept(memo: BoundedMap<string, string>, key: string, make: () => string): string {
+  return key.length > MEMO_MAX_CHARS ? make() : memo.getOrAdd(key, make);
 }

@@ -77,16 +77,12 @@ function walk(node: Node, method: string, segments: readonly string[], at: numbe
  */
 export function matchRoute(method: string, path: string): Route | undefined {
   // Clients repeat their requests (a status poll, a command run again): each short one is routed once.
-  if (path.length > ROUTE_MEMO_CHARS) return routeOf(method, path);
-  const key = `${method} ${path}`;
-  let route = routes.get(key);
-  if (route === undefined) routes.set(key, (route = routeOf(method, path) ?? null));
-  return route ?? undefined;
+  return path.length > ROUTE_MEMO_CHARS ? routeOf(method, path) : routes.getOrAdd(`${method} ${path}`, () => routeOf(method, path));
 }
 
-/** Paths up to this long have their route kept, this many at most (null: no endpoint). */
+/** Paths up to this long have their route kept (undefined: no endpoint), this many at most. */
 const ROUTE_MEMO_CHARS = 512;
-const routes = new BoundedMap<string, Route | null>(1024);
+const routes = new BoundedMap<string, Route | undefined>(1024);
 
 function routeOf(method: string, path: string): Route | undefined {
   if (path.charCodeAt(0) !== 47) return undefined;

@@ -25,3 +25,18 @@ describe('BoundedMap', () => {
     expect([...map]).toEqual([['c', 4]]);
   });
 });
+
+describe('BoundedMap.getOrAdd', () => {
+  it('makes a value once per key, keeps undefined as a value, and stays within its limit', () => {
+    const map = new BoundedMap<string, number | undefined>(2);
+    const made: string[] = [];
+    const make = (key: string) => (made.push(key), key === 'none' ? undefined : key.length);
+    expect(map.getOrAdd('abc', make)).toBe(3);
+    expect(map.getOrAdd('abc', make)).toBe(3);
+    expect(map.getOrAdd('none', make)).toBeUndefined();
+    expect(map.getOrAdd('none', make)).toBeUndefined();
+    expect(made).toEqual(['abc', 'none']);
+    expect(map.getOrAdd('x', make)).toBe(1);
+    expect(map.size).toBeLessThanOrEqual(2);
+  });
+});

@@ -16,4 +16,12 @@ export class BoundedMap<K, V> extends Map<K, V> {
     if (this.size >= this.#limit && !this.has(key)) this.clear();
     return super.set(key, value);
   }
+
+  /** The value kept under `key`; made by `make` and kept first when there is none (undefined is a value too). */
+  getOrAdd(key: K, make: (key: K) => V): V {
+    if (this.has(key)) return this.get(key) as V;
+    const value = make(key);
+    this.set(key, value);
+    return value;
+  }
 }

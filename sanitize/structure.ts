@@ -45,7 +45,6 @@ const NAMES_MEMO_CHARS = 16 * 1024;
 const NAMES_MEMO_ENTRIES = 1024;
 /** Keys up to this long have the field they name kept (as many as texts). */
 const FIELD_MEMO_CHARS = 256;
-const NO_FIELD = Symbol('no secret field');
 
 export class SecretFields {
   readonly names: readonly string[];
@@ -71,13 +70,10 @@ export class SecretFields {
   /** The secret field a key names in any spelling (it contains one: `sftp_password_hash` too), or undefined. */
   fieldOf(key: string): string | undefined {
     // Keys repeat (header names, the document's fields): each short one is read once.
-    if (key.length > FIELD_MEMO_CHARS) return this.#fieldOf(key);
-    let field = this.#fields.get(key);
-    if (field === undefined) this.#fields.set(key, (field = this.#fieldOf(key) ?? NO_FIELD));
-    return field === NO_FIELD ? undefined : field;
+    return key.length > FIELD_MEMO_CHARS ? this.#fieldOf(key) : this.#fields.getOrAdd(key, (k) => this.#fieldOf(k));
   }
 
-  readonly #fields = new BoundedMap<string, string | typeof NO_FIELD>(NAMES_MEMO_ENTRIES);
+  readonly #fields = new BoundedMap<string, string | undefined>(NAMES_MEMO_ENTRIES);
 
   #fieldOf(key: string): string | undefined {
     const normal = normalName(key);
@@ -95,9 +91,7 @@ export class SecretFields {
     if (text.length === 0) return [];
     // A target repeats its answers (error bodies, reads): each short text is read through its encodings once.
     if (text.length > NAMES_MEMO_CHARS) return this.#namesIn(text, first);
-    const memo = first ? this.#namedFirst : this.#named;
-    let names = memo.get(text);
-    if (!names) memo.set(text, (names = this.#namesIn(text, first)));
+    const names = (first ? this.#namedFirst : this.#named).getOrAdd(text, (t) => this.#namesIn(t, first));
     return names.length === 0 ? [] : [...names];
   }
 

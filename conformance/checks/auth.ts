@@ -144,13 +144,7 @@ const withoutCredentials = (request: ProbeRequest, text: string): string => cred
 const hiders = new BoundedMap<string, Sanitizer>(64);
 
 function credentialHider(values: readonly string[]): Sanitizer {
-  const key = JSON.stringify(values);
-  let hider = hiders.get(key);
-  if (!hider) {
-    hider = new Sanitizer(values.map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), new SecretFields([]));
-    hiders.set(key, hider);
-  }
-  return hider;
+  return hiders.getOrAdd(JSON.stringify(values), () => new Sanitizer(values.map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), new SecretFields([])));
 }
 
 const unauthorized = expectationCheck('AUTH-401');
