@@ -112,12 +112,12 @@ export const section: Section = {
     // The ceiling: the same machine, the same mock, the same concurrency, no suite.
     const raw: number[] = [];
     const total = 4000;
-    for (let i = 0; i < runs; i++) raw.push(await rawRate(startMock, total, DEFAULT_CONCURRENCY));
+    for (let i = 0; i < runs; i++) raw.push(await loopRate(startMock, DEFAULT_CONCURRENCY, siteReads(total)));
     rows.push(rateRow(`raw: GET /sites/{site_id}, undici, ${DEFAULT_CONCURRENCY} in flight`, raw, `${total} requests per run`));
     // The suite's own requests, the same ones in the same order, sent by a bare undici loop: what
     // the mock and the client cost for this mix (its POSTs and refusals cost more than a GET).
     const replayed: number[] = [];
-    for (let i = 0; i < runs; i++) replayed.push(await replayRate(startMock, sent, DEFAULT_CONCURRENCY));
+    for (let i = 0; i < runs; i++) replayed.push(await loopRate(startMock, DEFAULT_CONCURRENCY, () => sent));
     rows.push(rateRow(`raw: the suite's ${sent.length} requests replayed, undici, ${DEFAULT_CONCURRENCY} in flight`, replayed));
     const suite = summarize(rates).median;
     const ceiling = summarize(replayed).median / summarize(raw).median;
@@ -161,29 +161,6 @@ function rateRow(what: string, rates: readonly number[], note?: string): Row {
   return { what, runs: rates.length, median: t.median, best: Math.max(...rates), unit: 'req/s', ...(note ? { note } : {}) };
 }
 
-async function rawRate(start: typeof import('../../mock/server.ts').startMock, total: number, concurrency: number): Promise<number> {
-  const mock = await start({ port: 0 });
-  const agent = new Agent({ connections: concurrency * 2 });
-  const url = `${mock.url}/sites/${mock.fixtures.siteId}`;
-  const headers = { authorization: `Bearer ${mock.fixtures.apiKey}` };
-  let next = 0;
-  const started = performance.now();
-  try {
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next++ < total) {
-          const res = await request(url, { headers, dispatcher: agent });
-          await res.body.text();
-        }
-      }),
-    );
-    return (total * 1000) / (performance.now() - started);
-  } finally {
-    await agent.close();
-    await mock.close();
-  }
-}
-
 /** A request as the suite sent it, its URL relative to the mock's base. */
 interface Sent {
   readonly method: string;
@@ -192,10 +169,17 @@ interface Sent {
   readonly body?: string;
 }
 
-/** `requests` sent again to a fresh mock by a tight undici loop, `concurrency` at once; statuses may differ (ids are the first mock's), the mix does not. */
-async function replayRate(start: typeof import('../../mock/server.ts').startMock, requests: readonly Sent[], concurrency: number): Promise<number> {
+type StartMock = typeof import('../../mock/server.ts').startMock;
+
+/**
+ * The requests `requestsOf` gives for a fresh mock, sent by a tight undici loop, `concurrency` at
+ * once; requests per second. Replayed requests may be answered otherwise (their ids are the first
+ * mock's), the mix is the same.
+ */
+async function loopRate(start: StartMock, concurrency: number, requestsOf: (mock: Awaited<ReturnType<StartMock>>) => readonly Sent[]): Promise<number> {
   const mock = await start({ port: 0 });
   const agent = new Agent({ connections: concurrency * 2 });
+  const requests = requestsOf(mock);
   let next = 0;
   const started = performance.now();
   try {
@@ -213,6 +197,12 @@ async function replayRate(start: typeof import('../../mock/server.ts').startMock
     await mock.close();
   }
 }
+
+/** `total` reads of the first site: the cheapest answer the mock gives. */
+const siteReads =
+  (total: number) =>
+  (mock: Awaited<ReturnType<StartMock>>): Sent[] =>
+    Array.from({ length: total }, () => ({ method: 'GET', path: `/sites/${mock.fixtures.siteId}`, headers: { authorization: `Bearer ${mock.fixtures.apiKey}` } }));
 
 /** What the run's shrinking and state properties spent of their budgets, as the report states them. */
 function budgetNotes(report: { readonly shrinking?: { readonly requests: number; readonly perRun: number; readonly perFailure: number }; readonly notes: readonly string[] }): string[] {
