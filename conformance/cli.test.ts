@@ -3,7 +3,7 @@
  * exit 2 with one line; the default run against the embedded mock conforms (the issue's main
  * acceptance test); reports land where `--reporter`/`--output` say, and the JUnit one is XML.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
@@ -149,6 +149,25 @@ describe('unusable targets: exit 2, one line', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/cannot reach .*connection refused/);
     expect(stderr).not.toContain('secret-key-xyz');
+  });
+
+  it('a server that never answers: the line at --timeout-ms, and the command ends with it (nothing left waiting)', async () => {
+    const server = createServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const child = spawn(process.execPath, [inject('compiledCli'), 'conform', '--base-url', `http://127.0.0.1:${port}/v2`, '--site-id', UUID, '--timeout-ms', '300'], { cwd: root, env: { PATH: process.env.PATH, HSC_API_KEY: 'secret-key-xyz' } });
+      let stderr = '';
+      let saidAt = 0;
+      child.stderr.on('data', (chunk: Buffer) => ((stderr += chunk.toString('utf8')), (saidAt = performance.now())));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/no answer from .*: no complete answer within 300 ms/);
+      // A timer left behind kept it up two seconds past its verdict once.
+      expect(performance.now() - saidAt).toBeLessThan(1_000);
+    } finally {
+      server.close();
+    }
   });
 });
 

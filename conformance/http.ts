@@ -126,6 +126,8 @@ export function createTransport(options: TransportOptions): Transport {
         timedOut = true;
         // Still waiting for a connection: nothing of it was sent, and it is dropped when one comes.
         if (!answer.abort()) return settle({ failure: classify(undefined, true, options.timeoutMs, Math.round(performance.now() - started)) });
+        // The abort settled it there and then (undici reports it at once): no grace to wait, nor a timer to keep the process up.
+        if (settled) return;
         const ms = deadlineMs + STUCK_GRACE_MS;
         timer = setTimeout(() => settle({ failure: { kind: 'timeout', message: `no complete answer within ${ms} ms`, ms } }), STUCK_GRACE_MS);
       }, deadlineMs);
