@@ -20,6 +20,72 @@ import { failureOf, reportOf } from './test-kit.ts';
 const failure = (n: number, curl?: string): Failure => failureOf(n, curl === undefined ? {} : { curl });
 const report = (failures: Failure[]): Report => reportOf(failures);
 
+describe('renderConsole', () => {
+  it('shows failures of different titles in full, three per (rules, operation), and the others one line each', () => {
+    const text = renderConsole(report([1, 2, 3, 4, 5].map((n) => failure(n))));
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(3);
+    expect(text).toContain('  ✗ failure 3\n    probe:');
+    expect(text).toContain('  ✗ failure 4 (1, each in full in --reporter json): probe\n');
+    expect(text).toContain('  ✗ failure 5 (1, each in full in --reporter json): probe\n');
+  });
+
+  it('shows every failure in full when there are three or fewer, without a count', () => {
+    const text = renderConsole(report([failure(1), failure(2)]));
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(2);
+    expect(text).not.toContain('more like it');
+  });
+
+  it('shows alike failures (same rules, operation and title) once in full, the others as one line naming their probes', () => {
+    const alike = Array.from({ length: 9 }, (_, i): Failure => ({ ...failure(0), title: 'answered 500, expected 202', probe: `valid request ${i + 1} of 9` }));
+    const text = renderConsole(report(alike));
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(1);
+    expect(text).toContain('    probe:    valid request 1 of 9\n');
+    expect(text).toContain('    … and 8 more like it (each in full in --reporter json): valid request 2 of 9; valid request 3 of 9; valid request 4 of 9; valid request 5 of 9; valid request 6 of 9; and 3 more\n');
+  });
+
+  it('shows a failure alike one of another operation as one line pointing to it', () => {
+    const on = (operation: string, probe: string): Failure => ({ ...failure(0), rule: 'AUTH-401', rules: ['AUTH-401'], operation, title: '401 message names no key', probe });
+    const ops = ['GET /validate', 'GET /sites/{site_id}', 'GET /company/{id}/users'];
+    const text = renderConsole(report(ops.flatMap((op) => [on(op, 'no Authorization header'), on(op, 'an invalid API key')])));
+    expect(text.match(/^ {4}curl: /gm)).toHaveLength(1);
+    for (const op of ops.slice(1)) {
+      expect(text).toContain(`AUTH-401  ${op}  (2)\n  ✗ 401 message names no key (2, like the one in full under GET /validate above): no Authorization header; an invalid API key\n`);
+    }
+  });
+
+  it('accounts for every listed failure, in full or on a line, and stays short', () => {
+    const failureArb = fc.record({
+      rules: fc.constantFrom<Failure['rules']>(['ERR-BODY'], ['AUTH-401'], ['ERR-BODY', 'STATUS-SET']),
+      operation: fc.constantFrom('GET /validate', 'GET /sites/{site_id}', 'POST /sites/tools/search-and-replace'),
+      title: fc.constantFrom('answered 500', 'odd body', '401 names no key'),
+      probe: fc.string({ minLength: 1, maxLength: 20 }),
+    });
+    fc.assert(
+      fc.property(fc.array(failureArb, { maxLength: 60 }), (drawn) => {
+        const list = drawn.map((d): Failure => ({ ...failure(0), ...d, rule: d.rules[0]! }));
+        const text = renderConsole(report(list));
+        const lines = text.split('\n');
+        const full = lines.filter((l) => l.startsWith('    curl: ')).length;
+        const more = lines.reduce((n, l) => n + Number(/^ {4}… and (\d+) more like it/.exec(l)?.[1] ?? 0), 0);
+        const alike = lines.reduce((n, l) => n + Number(/^ {2}✗ .* \((\d+), (?:like the one|each in full)/.exec(l)?.[1] ?? 0), 0);
+        expect(full + more + alike).toBe(list.length);
+        // Each kind of failure (rules and title) in full at most once.
+        expect(full).toBeLessThanOrEqual(new Set(list.map((f) => `${f.rules.join('+')} ${f.title}`)).size);
+        const headers = [...text.matchAll(/^\S.*  \((\d+)\)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+        expect(headers).toBe(list.length);
+      }),
+    );
+  });
+
+  it('replaces a curl line too long for a terminal by a pointer to the JSON report', () => {
+    const long = `curl -sS http://h/v2/x --data-raw '${'a'.repeat(5000)}'`;
+    const text = renderConsole(report([failure(1, long)]));
+    expect(text).not.toContain('a'.repeat(2000));
+    expect(text).toContain(`(${long.length} characters: see failures[].curl of --reporter json)`);
+    expect(renderConsole(report([failure(1)]))).toContain('curl:     curl -sS http://h/v2/validate');
+  });
+});
+
 /** A report of rows only: `skipped` reasons per row, the rest passed; coverage derived as the runner derives it. */
 const rowsReport = (reasons: readonly string[], passed: number, extra: Partial<Report> = {}): Report => {
   const checks: CheckSummary[] = [
