@@ -6,7 +6,7 @@
  *   never a verdict, whatever the target says of its limit (or says nothing);
  * - faults of different rule families are still killed behind a rate limit, within a budget
  *   (coverage first: every row's first probe before any row's second);
- * - `--max-duration` is honoured (within a quarter beside other tests), and what it did not reach is "not judged";
+ * - `--max-duration` is honoured within a tenth, and what it did not reach is "not judged";
  * - a request the target throttles for good judges nothing, and the report says why.
  */
 import { Writable } from 'node:stream';
@@ -98,17 +98,14 @@ describe.concurrent('faults behind a rate limit, within a budget: still killed',
 // Alone, not beside the file's other runs: they would share its event loop, and a run busy judging
 // there delays this one's timers past its deadline (CI saw 5.4 s), which is no fault of the budget.
 describe('--max-duration', () => {
-  it('--max-duration 4s against a target allowing 20 requests a second: the run ends within a quarter of it, and conforms on what it judged', async () => {
+  it('--max-duration 4s against a target allowing 20 requests a second: the run ends within a tenth of it, and conforms on what it judged', async () => {
     const target = await behindLimit({ limit: 20, windowMs: 1000 });
     const run = await conformJson([...target.args, '--max-duration', '4s'], target.env);
     expect(run.code).toBe(0);
-    // The run's own clock, from its start to its last judgement: within a tenth of the budget on
-    // an idle machine (the throttling bench measures it), within a quarter beside other test
-    // files, whose load stretches the judging after the last request. The command then renders
-    // and sanitizes its report: the wall time only has to end soon after.
-    expect(run.report.durationMs).toBeLessThanOrEqual(5_000);
+    // The run's own clock, from its start to its last judgement, and the command's, reports included.
+    expect(run.report.durationMs).toBeLessThanOrEqual(4_400);
     expect(run.report.durationMs).toBeGreaterThanOrEqual(3_600);
-    expect(run.wallMs).toBeLessThanOrEqual(7_000);
+    expect(run.wallMs).toBeLessThanOrEqual(4_400);
     expect(run.report.schedule?.budget).toMatchObject({ maxDurationMs: 4_000, stopped: '--max-duration 4s reached' });
     // What it did not reach is not judged, never failed: skipped or judged in part, with the reason.
     const notJudged = run.report.checks.filter((c) => /not judged: --max-duration 4s reached/.test(c.reason ?? ''));
