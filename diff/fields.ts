@@ -154,7 +154,7 @@ function presenceChange(before: ContractField, after: ContractField): [FieldKind
   return isStated(after) ? ['presence-stated', `the document now states it ${after.presence}`] : ['presence-unstated', `the document no longer states it ${before.presence}`];
 }
 
-const MARKS = ['secret', 'refersTo', 'freeText'] as const;
+const MARKS = ['secret', 'refersTo', 'identifies', 'describes', 'freeText'] as const;
 
 function walkField(before: ContractField, after: ContractField, walk: Walk, path: string, arrays: number): void {
   const { site } = walk;

@@ -231,7 +231,10 @@ export interface Backup {
  * @see hosted-site-api.md § Resources and fields > Theme (item of themes list)
  */
 export interface Theme {
-  /** Slug. */
+  /**
+   * Slug (ASM-SLUG-SHAPE).
+   * Format: slug.
+   */
   name: string;
   /** Title. */
   title: string;
@@ -270,7 +273,10 @@ export interface Theme {
  * @see hosted-site-api.md § Resources and fields > Plugin (item of plugins list): “Fields name, title, status, version, update, update_version, update_status: the same types as the Theme fields of the same name.”
  */
 export interface Plugin {
-  /** Slug. */
+  /**
+   * Slug (ASM-SLUG-SHAPE).
+   * Format: slug.
+   */
   name: string;
   /** Title. */
   title: string;
@@ -362,7 +368,7 @@ export interface ApiKey {
 }
 
 /**
- * Result of key validation.
+ * Result of key validation: the key the request is sent with.
  * @see hosted-site-api.md § Resources and fields > Validated key (result of validation)
  */
 export interface ValidatedKey {
@@ -649,7 +655,10 @@ export interface GetFileListPathParams {
 export interface GetFileListResponse {
   /** The environment. */
   environment: {
-    /** Environment id. */
+    /**
+     * Environment id.
+     * Format: uuid.
+     */
     id: string;
     /** Top-level file nodes. */
     file_list: FileNode[];
@@ -678,11 +687,17 @@ export interface ListPluginsPathParams {
 export interface ListPluginsResponse {
   /** The environment. */
   environment: {
-    /** Environment id. */
+    /**
+     * Environment id.
+     * Format: uuid.
+     */
     id: string;
     /** Container details. */
     container_info: {
-      /** Container id. */
+      /**
+       * Container id.
+       * Format: uuid.
+       */
       id: string;
       /** Plugin list. */
       wp_plugins: {
@@ -852,7 +867,10 @@ export interface GetSftpPasswordPathParams {
 export interface GetSftpPasswordResponse {
   /** The environment. */
   environment: {
-    /** Environment id. */
+    /**
+     * Environment id.
+     * Format: uuid.
+     */
     id: string;
     /**
      * SFTP password, a secret.

@@ -1513,7 +1513,8 @@ return errors === 0;
 validate64.evaluated = {"props":{"id":true,"name":true,"note":true,"type":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateTheme = validate65;
-const pattern18 = new RegExp("^\\S(?:.*\\S)?\\s+Automatic Update$", "u");
+const pattern18 = new RegExp("^\\S+$", "u");
+const pattern19 = new RegExp("^\\S(?:.*\\S)?\\s+Automatic Update$", "u");
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:Theme" */;
@@ -1628,8 +1629,10 @@ vErrors.push(err9);
 errors++;
 }
 if(data.name !== undefined){
-if(typeof data.name !== "string"){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(!pattern18.test(data0)){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1639,9 +1642,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.title !== undefined){
-if(typeof data.title !== "string"){
-const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1651,9 +1653,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.status !== undefined){
-if(typeof data.status !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1663,9 +1665,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.version !== undefined){
-if(typeof data.version !== "string"){
-const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1675,9 +1677,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.update !== undefined){
-if(typeof data.update !== "string"){
-const err14 = {instancePath:instancePath+"/update",schemaPath:"#/properties/update/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.version !== undefined){
+if(typeof data.version !== "string"){
+const err14 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1687,9 +1689,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.update_version !== undefined){
-if(typeof data.update_version !== "string"){
-const err15 = {instancePath:instancePath+"/update_version",schemaPath:"#/properties/update_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.update !== undefined){
+if(typeof data.update !== "string"){
+const err15 = {instancePath:instancePath+"/update",schemaPath:"#/properties/update/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1699,9 +1701,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.update_status !== undefined){
-if(typeof data.update_status !== "string"){
-const err16 = {instancePath:instancePath+"/update_status",schemaPath:"#/properties/update_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.update_version !== undefined){
+if(typeof data.update_version !== "string"){
+const err16 = {instancePath:instancePath+"/update_version",schemaPath:"#/properties/update_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1711,9 +1713,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.is_version_vulnerable !== undefined){
-if(typeof data.is_version_vulnerable !== "boolean"){
-const err17 = {instancePath:instancePath+"/is_version_vulnerable",schemaPath:"#/properties/is_version_vulnerable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.update_status !== undefined){
+if(typeof data.update_status !== "string"){
+const err17 = {instancePath:instancePath+"/update_status",schemaPath:"#/properties/update_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1723,9 +1725,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.is_update_version_vulnerable !== undefined){
-if(typeof data.is_update_version_vulnerable !== "boolean"){
-const err18 = {instancePath:instancePath+"/is_update_version_vulnerable",schemaPath:"#/properties/is_update_version_vulnerable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.is_version_vulnerable !== undefined){
+if(typeof data.is_version_vulnerable !== "boolean"){
+const err18 = {instancePath:instancePath+"/is_version_vulnerable",schemaPath:"#/properties/is_version_vulnerable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1735,11 +1737,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.auto_update_type !== undefined){
-let data9 = data.auto_update_type;
-if(typeof data9 === "string"){
-if(!pattern18.test(data9)){
-const err19 = {instancePath:instancePath+"/auto_update_type",schemaPath:"#/properties/auto_update_type/pattern",keyword:"pattern",params:{pattern: "^\\S(?:.*\\S)?\\s+Automatic Update$"},message:"must match pattern \""+"^\\S(?:.*\\S)?\\s+Automatic Update$"+"\""};
+if(data.is_update_version_vulnerable !== undefined){
+if(typeof data.is_update_version_vulnerable !== "boolean"){
+const err19 = {instancePath:instancePath+"/is_update_version_vulnerable",schemaPath:"#/properties/is_update_version_vulnerable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1749,8 +1749,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/auto_update_type",schemaPath:"#/properties/auto_update_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.auto_update_type !== undefined){
+let data9 = data.auto_update_type;
+if(typeof data9 === "string"){
+if(!pattern19.test(data9)){
+const err20 = {instancePath:instancePath+"/auto_update_type",schemaPath:"#/properties/auto_update_type/pattern",keyword:"pattern",params:{pattern: "^\\S(?:.*\\S)?\\s+Automatic Update$"},message:"must match pattern \""+"^\\S(?:.*\\S)?\\s+Automatic Update$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1760,14 +1763,25 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath:instancePath+"/auto_update_type",schemaPath:"#/properties/auto_update_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -1861,8 +1875,10 @@ vErrors.push(err6);
 errors++;
 }
 if(data.name !== undefined){
-if(typeof data.name !== "string"){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(!pattern18.test(data0)){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1872,9 +1888,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.title !== undefined){
-if(typeof data.title !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1884,9 +1899,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.status !== undefined){
-if(typeof data.status !== "string"){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1896,9 +1911,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.version !== undefined){
-if(typeof data.version !== "string"){
-const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1908,9 +1923,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.update !== undefined){
-if(typeof data.update !== "string"){
-const err11 = {instancePath:instancePath+"/update",schemaPath:"#/properties/update/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.version !== undefined){
+if(typeof data.version !== "string"){
+const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1920,9 +1935,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.update_version !== undefined){
-if(typeof data.update_version !== "string"){
-const err12 = {instancePath:instancePath+"/update_version",schemaPath:"#/properties/update_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.update !== undefined){
+if(typeof data.update !== "string"){
+const err12 = {instancePath:instancePath+"/update",schemaPath:"#/properties/update/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1932,9 +1947,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.update_status !== undefined){
-if(typeof data.update_status !== "string"){
-const err13 = {instancePath:instancePath+"/update_status",schemaPath:"#/properties/update_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.update_version !== undefined){
+if(typeof data.update_version !== "string"){
+const err13 = {instancePath:instancePath+"/update_version",schemaPath:"#/properties/update_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1944,9 +1959,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.update_status !== undefined){
+if(typeof data.update_status !== "string"){
+const err14 = {instancePath:instancePath+"/update_status",schemaPath:"#/properties/update_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1955,10 +1970,52 @@ vErrors.push(err14);
 }
 errors++;
 }
+}
+if(data.is_version_vulnerable !== undefined){
+const err15 = {instancePath:instancePath+"/is_version_vulnerable",schemaPath:"#/properties/is_version_vulnerable/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.is_update_version_vulnerable !== undefined){
+const err16 = {instancePath:instancePath+"/is_update_version_vulnerable",schemaPath:"#/properties/is_update_version_vulnerable/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.auto_update_type !== undefined){
+const err17 = {instancePath:instancePath+"/auto_update_type",schemaPath:"#/properties/auto_update_type/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":{"name":true,"title":true,"status":true,"version":true,"update":true,"update_version":true,"update_status":true},"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":{"name":true,"title":true,"status":true,"version":true,"update":true,"update_version":true,"update_status":true,"is_version_vulnerable":true,"is_update_version_vulnerable":true,"auto_update_type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateAdditionalSftpAccount = validate67;
 
@@ -2114,7 +2171,7 @@ return errors === 0;
 validate67.evaluated = {"props":{"id":true,"username":true,"root_directory":true,"is_active":true,"permission":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateFileNode = validate68;
-const pattern20 = new RegExp("^[^/]", "u");
+const pattern22 = new RegExp("^[^/]", "u");
 const wrapper0 = {validate: validate68};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2164,7 +2221,7 @@ errors++;
 if(data.path !== undefined){
 let data1 = data.path;
 if(typeof data1 === "string"){
-if(!pattern20.test(data1)){
+if(!pattern22.test(data1)){
 const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^/]"},message:"must match pattern \""+"^[^/]"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -2225,7 +2282,7 @@ return errors === 0;
 validate68.evaluated = {"props":{"name":true,"path":true,"children":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateApiKey = validate69;
-const pattern22 = new RegExp("^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)[.,][0-9]{3}(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$", "u");
+const pattern24 = new RegExp("^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)[.,][0-9]{3}(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$", "u");
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:ApiKey" */;
@@ -2331,7 +2388,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data3 = data.expires_at;
 if(typeof data3 === "string"){
-if(!pattern22.test(data3)){
+if(!pattern24.test(data3)){
 const err8 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)[.,][0-9]{3}(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$"},message:"must match pattern \""+"^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)[.,][0-9]{3}(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -2370,7 +2427,7 @@ return errors === 0;
 validate69.evaluated = {"props":{"id":true,"name":true,"status":true,"expires_at":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateValidatedKey = validate70;
-const pattern23 = new RegExp("^[0-9]+$", "u");
+const pattern25 = new RegExp("^[0-9]+$", "u");
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:ValidatedKey" */;
@@ -2439,7 +2496,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data1 = data.expires_at;
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern25.test(data1)){
 const err5 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -2515,8 +2572,8 @@ return errors === 0;
 validate70.evaluated = {"props":{"name":true,"expires_at":true,"company":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCompanyUser = validate71;
-const pattern26 = new RegExp("^[^\\s@]+@[^\\s@]+$", "u");
-const pattern27 = new RegExp("^[A-Za-z][A-Za-z0-9+.-]*:[^\\s]+$", "u");
+const pattern28 = new RegExp("^[^\\s@]+@[^\\s@]+$", "u");
+const pattern29 = new RegExp("^[A-Za-z][A-Za-z0-9+.-]*:[^\\s]+$", "u");
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:CompanyUser" */;
@@ -2611,7 +2668,7 @@ errors++;
 if(data0.email !== undefined){
 let data2 = data0.email;
 if(typeof data2 === "string"){
-if(!pattern26.test(data2)){
+if(!pattern28.test(data2)){
 const err7 = {instancePath:instancePath+"/user/email",schemaPath:"#/properties/user/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^\\s@]+@[^\\s@]+$"},message:"must match pattern \""+"^[^\\s@]+@[^\\s@]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -2636,7 +2693,7 @@ errors++;
 if(data0.image !== undefined){
 let data3 = data0.image;
 if(typeof data3 === "string"){
-if(!pattern27.test(data3)){
+if(!pattern29.test(data3)){
 const err9 = {instancePath:instancePath+"/user/image",schemaPath:"#/properties/user/properties/image/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9+.-]*:[^\\s]+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9+.-]*:[^\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -3579,13 +3636,26 @@ vErrors.push(err2);
 errors++;
 }
 if(data0.id !== undefined){
-if(typeof data0.id !== "string"){
-const err3 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data0.id;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err3 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
 }
 errors++;
 }
@@ -3602,19 +3672,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/environment/file_list",schemaPath:"#/properties/environment/properties/file_list/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err5 = {instancePath:instancePath+"/environment/file_list",schemaPath:"#/properties/environment/properties/file_list/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3626,12 +3684,24 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err6 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -3688,8 +3758,10 @@ vErrors.push(err2);
 errors++;
 }
 if(data0.id !== undefined){
-if(typeof data0.id !== "string"){
-const err3 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data0.id;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err3 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3699,11 +3771,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data0.container_info !== undefined){
-let data2 = data0.container_info;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.id === undefined){
-const err4 = {instancePath:instancePath+"/environment/container_info",schemaPath:"#/properties/environment/properties/container_info/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+else {
+const err4 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3712,8 +3781,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data2.wp_plugins === undefined){
-const err5 = {instancePath:instancePath+"/environment/container_info",schemaPath:"#/properties/environment/properties/container_info/required",keyword:"required",params:{missingProperty: "wp_plugins"},message:"must have required property '"+"wp_plugins"+"'"};
+}
+if(data0.container_info !== undefined){
+let data2 = data0.container_info;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.id === undefined){
+const err5 = {instancePath:instancePath+"/environment/container_info",schemaPath:"#/properties/environment/properties/container_info/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3722,9 +3795,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data2.id !== undefined){
-if(typeof data2.id !== "string"){
-const err6 = {instancePath:instancePath+"/environment/container_info/id",schemaPath:"#/properties/environment/properties/container_info/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.wp_plugins === undefined){
+const err6 = {instancePath:instancePath+"/environment/container_info",schemaPath:"#/properties/environment/properties/container_info/required",keyword:"required",params:{missingProperty: "wp_plugins"},message:"must have required property '"+"wp_plugins"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3733,17 +3805,41 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data2.wp_plugins !== undefined){
-let data4 = data2.wp_plugins;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.data === undefined){
-const err7 = {instancePath:instancePath+"/environment/container_info/wp_plugins",schemaPath:"#/properties/environment/properties/container_info/properties/wp_plugins/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(data2.id !== undefined){
+let data3 = data2.id;
+if(typeof data3 === "string"){
+if(!pattern3.test(data3)){
+const err7 = {instancePath:instancePath+"/environment/container_info/id",schemaPath:"#/properties/environment/properties/container_info/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/environment/container_info/id",schemaPath:"#/properties/environment/properties/container_info/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data2.wp_plugins !== undefined){
+let data4 = data2.wp_plugins;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.data === undefined){
+const err9 = {instancePath:instancePath+"/environment/container_info/wp_plugins",schemaPath:"#/properties/environment/properties/container_info/properties/wp_plugins/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -3759,31 +3855,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/environment/container_info/wp_plugins/data",schemaPath:"#/properties/environment/properties/container_info/properties/wp_plugins/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/environment/container_info/wp_plugins",schemaPath:"#/properties/environment/properties/container_info/properties/wp_plugins/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/environment/container_info",schemaPath:"#/properties/environment/properties/container_info/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err10 = {instancePath:instancePath+"/environment/container_info/wp_plugins/data",schemaPath:"#/properties/environment/properties/container_info/properties/wp_plugins/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3795,7 +3867,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err11 = {instancePath:instancePath+"/environment/container_info/wp_plugins",schemaPath:"#/properties/environment/properties/container_info/properties/wp_plugins/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3807,12 +3879,36 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/environment/container_info",schemaPath:"#/properties/environment/properties/container_info/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -3822,7 +3918,7 @@ return errors === 0;
 validate93.evaluated = {"props":{"environment":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListThemesResponse = validate95;
-const pattern28 = new RegExp("^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::(?:[0-5][0-9]|60)(?:[.,][0-9]+)?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$", "u");
+const pattern33 = new RegExp("^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::(?:[0-5][0-9]|60)(?:[.,][0-9]+)?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$", "u");
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:listThemes.response" */;
@@ -3907,7 +4003,7 @@ errors++;
 if(data1.last_updated_at !== undefined){
 let data4 = data1.last_updated_at;
 if(typeof data4 === "string"){
-if(!pattern28.test(data4)){
+if(!pattern33.test(data4)){
 const err5 = {instancePath:instancePath+"/environment/themes/last_updated_at",schemaPath:"#/properties/environment/properties/themes/properties/last_updated_at/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::(?:[0-5][0-9]|60)(?:[.,][0-9]+)?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$"},message:"must match pattern \""+"^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::(?:[0-5][0-9]|60)(?:[.,][0-9]+)?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -4158,7 +4254,7 @@ return errors === 0;
 validate98.evaluated = {"props":{"environment":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetSshAllowedIpsResponse = validate100;
-const pattern29 = new RegExp("^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}|(?:[0-9a-fA-F]{1,4}:){6}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|::(?:[0-9a-fA-F]{1,4}:){5}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){4}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,1}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){3}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,2}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){2}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,3}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}:(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,4}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}|(?:(?:[0-9a-fA-F]{1,4}:){0,6}[0-9a-fA-F]{1,4})?::)$", "u");
+const pattern34 = new RegExp("^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}|(?:[0-9a-fA-F]{1,4}:){6}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|::(?:[0-9a-fA-F]{1,4}:){5}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){4}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,1}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){3}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,2}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){2}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,3}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}:(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,4}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}|(?:(?:[0-9a-fA-F]{1,4}:){0,6}[0-9a-fA-F]{1,4})?::)$", "u");
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:getSshAllowedIps.response" */;
@@ -4215,7 +4311,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 === "string"){
-if(!pattern29.test(data3)){
+if(!pattern34.test(data3)){
 const err3 = {instancePath:instancePath+"/environment/active_container/sftp_ip_allowlist/" + i0,schemaPath:"#/properties/environment/properties/active_container/properties/sftp_ip_allowlist/items/pattern",keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}|(?:[0-9a-fA-F]{1,4}:){6}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|::(?:[0-9a-fA-F]{1,4}:){5}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){4}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,1}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){3}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,2}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){2}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,3}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}:(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,4}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}|(?:(?:[0-9a-fA-F]{1,4}:){0,6}[0-9a-fA-F]{1,4})?::)$"},message:"must match pattern \""+"^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}|(?:[0-9a-fA-F]{1,4}:){6}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|::(?:[0-9a-fA-F]{1,4}:){5}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){4}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,1}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){3}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,2}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){2}(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,3}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}:(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,4}[0-9a-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})|(?:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}|(?:(?:[0-9a-fA-F]{1,4}:){0,6}[0-9a-fA-F]{1,4})?::)$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -4439,8 +4535,10 @@ vErrors.push(err2);
 errors++;
 }
 if(data0.id !== undefined){
-if(typeof data0.id !== "string"){
-const err3 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data0.id;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err3 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4450,9 +4548,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data0.sftp_password !== undefined){
-if(!(typeof data0.sftp_password === "string")){
-const err4 = {instancePath:instancePath+"/environment/sftp_password",schemaPath:"#/properties/environment/properties/sftp_password/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err4 = {instancePath:instancePath+"/environment/id",schemaPath:"#/properties/environment/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4462,9 +4559,9 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.sftp_password !== undefined){
+if(!(typeof data0.sftp_password === "string")){
+const err5 = {instancePath:instancePath+"/environment/sftp_password",schemaPath:"#/properties/environment/properties/sftp_password/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4476,12 +4573,24 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err6 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -4569,7 +4678,7 @@ errors++;
 if(data.email !== undefined){
 let data0 = data.email;
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
+if(!pattern28.test(data0)){
 const err1 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^\\s@]+@[^\\s@]+$"},message:"must match pattern \""+"^[^\\s@]+@[^\\s@]+$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -4608,7 +4717,7 @@ return errors === 0;
 validate104.evaluated = {"props":{"email":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateClearCdnCacheResponse = validate105;
-const pattern31 = new RegExp("^cdn-cache:clear-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern37 = new RegExp("^cdn-cache:clear-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:clearCdnCache.response" */;
@@ -4629,7 +4738,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern31.test(data0)){
+if(!pattern37.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^cdn-cache:clear-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^cdn-cache:clear-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -4780,7 +4889,7 @@ return errors === 0;
 validate107.evaluated = {"props":{"environment_id":true,"cdn_cache_id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSetEdgeCachingStatusResponse = validate108;
-const pattern34 = new RegExp("^edge-cache:update-status-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern40 = new RegExp("^edge-cache:update-status-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:setEdgeCachingStatus.response" */;
@@ -4801,7 +4910,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern34.test(data0)){
+if(!pattern40.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^edge-cache:update-status-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^edge-cache:update-status-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -4919,7 +5028,7 @@ return errors === 0;
 validate110.evaluated = {"props":{"environment_id":true,"enabled":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateUpdateDnsRecordsResponse = validate111;
-const pattern36 = new RegExp("^domains:update-dns-record-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern42 = new RegExp("^domains:update-dns-record-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:updateDnsRecords.response" */;
@@ -4940,7 +5049,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern36.test(data0)){
+if(!pattern42.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^domains:update-dns-record-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^domains:update-dns-record-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5102,7 +5211,7 @@ return errors === 0;
 validate113.evaluated = {"props":{"type":true,"name":true,"ttl":true,"new_resource_records":true,"removed_resource_records":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSearchAndReplaceResponse = validate116;
-const pattern37 = new RegExp("^environments:search-and-replace-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern43 = new RegExp("^environments:search-and-replace-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:searchAndReplace.response" */;
@@ -5123,7 +5232,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern37.test(data0)){
+if(!pattern43.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^environments:search-and-replace-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^environments:search-and-replace-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5277,7 +5386,7 @@ return errors === 0;
 validate118.evaluated = {"props":{"environment_id":true,"search":true,"replace":true,"perform_replacement":true,"is_clear_cache":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateChangeWebrootSubfolderResponse = validate119;
-const pattern39 = new RegExp("^sites:change-webroot-subfolder-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern45 = new RegExp("^sites:change-webroot-subfolder-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:changeWebrootSubfolder.response" */;
@@ -5298,7 +5407,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern39.test(data0)){
+if(!pattern45.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^sites:change-webroot-subfolder-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^sites:change-webroot-subfolder-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5428,7 +5537,7 @@ return errors === 0;
 validate121.evaluated = {"props":{"web_root_subfolder":true,"clear_all_cache":true,"refresh_plugins_and_themes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateRestoreBackupResponse = validate122;
-const pattern41 = new RegExp("^backups:restore-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern47 = new RegExp("^backups:restore-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:restoreBackup.response" */;
@@ -5449,7 +5558,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern41.test(data0)){
+if(!pattern47.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^backups:restore-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^backups:restore-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5568,7 +5677,7 @@ return errors === 0;
 validate124.evaluated = {"props":{"backup_id":true,"notified_user_id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateRunWpCliCommandResponse = validate125;
-const pattern43 = new RegExp("^environment:run-wp-cli-command-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern49 = new RegExp("^environment:run-wp-cli-command-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:runWpCliCommand.response" */;
@@ -5589,7 +5698,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern43.test(data0)){
+if(!pattern49.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^environment:run-wp-cli-command-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^environment:run-wp-cli-command-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5657,7 +5766,7 @@ const func1 = (function ucs2length(str) {
     }
     return length;
 });
-const pattern44 = new RegExp("^wp\\s+[a-zA-Z0-9_\\-./:=@'\\s]+$", "u");
+const pattern50 = new RegExp("^wp\\s+[a-zA-Z0-9_\\-./:=@'\\s]+$", "u");
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:runWpCliCommand.request" */;
@@ -5684,7 +5793,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern44.test(data0)){
+if(!pattern50.test(data0)){
 const err1 = {instancePath:instancePath+"/wp_command",schemaPath:"#/properties/wp_command/pattern",keyword:"pattern",params:{pattern: "^wp\\s+[a-zA-Z0-9_\\-./:=@'\\s]+$"},message:"must match pattern \""+"^wp\\s+[a-zA-Z0-9_\\-./:=@'\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -5723,7 +5832,7 @@ return errors === 0;
 validate127.evaluated = {"props":{"wp_command":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateResetSiteResponse = validate128;
-const pattern45 = new RegExp("^sites:reset-site-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern51 = new RegExp("^sites:reset-site-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:resetSite.response" */;
@@ -5744,7 +5853,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern45.test(data0)){
+if(!pattern51.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^sites:reset-site-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^sites:reset-site-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5837,7 +5946,7 @@ return errors === 0;
 validate130.evaluated = {"props":{"admin_password":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateRemoveAdditionalSftpAccountResponse = validate131;
-const pattern46 = new RegExp("^sftp-accounts:remove-additional-sftp-account-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern52 = new RegExp("^sftp-accounts:remove-additional-sftp-account-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:removeAdditionalSftpAccount.response" */;
@@ -5858,7 +5967,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.operation_id !== undefined){
 let data0 = data.operation_id;
 if(typeof data0 === "string"){
-if(!pattern46.test(data0)){
+if(!pattern52.test(data0)){
 const err0 = {instancePath:instancePath+"/operation_id",schemaPath:"#/allOf/1/properties/operation_id/pattern",keyword:"pattern",params:{pattern: "^sftp-accounts:remove-additional-sftp-account-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^sftp-accounts:remove-additional-sftp-account-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5977,7 +6086,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.email !== undefined){
 let data0 = data.email;
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
+if(!pattern28.test(data0)){
 const err0 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^\\s@]+@[^\\s@]+$"},message:"must match pattern \""+"^[^\\s@]+@[^\\s@]+$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -6092,7 +6201,7 @@ return errors === 0;
 validate135.evaluated = {"props":{"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateChangeSshExpirationIntervalRequest = validate136;
-const pattern48 = new RegExp("^[a-z0-9_]+$", "u");
+const pattern54 = new RegExp("^[a-z0-9_]+$", "u");
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:hosted-site-contract:changeSshExpirationInterval.request" */;
@@ -6119,7 +6228,7 @@ errors++;
 if(data.exp_interval !== undefined){
 let data0 = data.exp_interval;
 if(typeof data0 === "string"){
-if(!pattern48.test(data0)){
+if(!pattern54.test(data0)){
 const err1 = {instancePath:instancePath+"/exp_interval",schemaPath:"#/properties/exp_interval/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]+$"},message:"must match pattern \""+"^[a-z0-9_]+$"+"\""};
 if(vErrors === null){
 vErrors = [err1];

@@ -6,6 +6,7 @@
  * to every member. Rule ids and operations are read from the model. What a field means is said
  * once, on its type; the banner travels as `$comment`, as in `schemas.json`.
  */
+import type { Echo } from '../conformance/checks/credentials.ts';
 import type { JsonReport } from '../conformance/report/json.ts';
 import { REPORT_FORMAT, REPORT_SCHEMA_FILE } from '../conformance/report/json.ts';
 import type {
@@ -80,6 +81,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     json: may({}),
     jsonError: may(text),
     unread: may(oneOf<NonNullable<ProbeResponse['unread']>>()('cut', 'deep', 'encoded')),
+    echoes: may(list(object<Echo>({ from: need(text), at: need(text) }))),
     ms: need(ms),
   });
   const transport = object<TransportFailure>({
@@ -95,6 +97,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     message: need(text),
     severity: need(oneOf<Failure['severity']>()('error', 'warning')),
     probe: need(text),
+    operator: may(text),
     request: need(request),
     response: may(response),
     transport: may(transport),
@@ -116,6 +119,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     failures: may(count),
     occurrences: may(count),
     reason: may(text),
+    operators: may(list(object<NonNullable<CheckSummary['operators']>[number]>({ id: need(text), probes: need({ type: 'integer', minimum: 1 }) }))),
   });
   const rowsWhy = list(object<RuleCoverage['skipped'][number]>({ operation: need(text), reason: need(text) }));
   const coverage = object<Coverage>({

@@ -3,6 +3,7 @@
  * the ajv validators and the OpenAPI document; only the `$ref` target differs.
  */
 import { formats } from '../spec/formats.ts';
+import { PARTLY_SHOWN_VALUE_PATTERN } from '../spec/gaps.ts';
 import type { Api, Endpoint, Field, FieldType, Resource, ResourceName } from '../spec/model.ts';
 import { mustBePresent, operationIdPattern, type Direction } from '../spec/queries.ts';
 
@@ -19,7 +20,6 @@ export type RefTo = (resource: ResourceName) => string;
  */
 export type { Direction };
 
-const ASM_EXP_INTERVAL_PATTERN = '^[a-z0-9_]+$';
 
 export function typeSchema(type: FieldType, direction: Direction, refTo: RefTo): JsonSchema {
   switch (type.kind) {
@@ -58,7 +58,7 @@ function stringSchema(type: Extract<FieldType, { kind: 'string' }>, direction: D
     // Only some members are shown; a request schema can only rule out what ASM-EXP-INTERVAL-OUTSIDE does.
     schema.examples = [...type.enum.shown];
     if (direction === 'request') {
-      schema.pattern = ASM_EXP_INTERVAL_PATTERN;
+      schema.pattern = PARTLY_SHOWN_VALUE_PATTERN;
       schema.$comment = `one of ${type.enum.size} values, shown: ${type.enum.shown.join(', ')} (${type.enum.unknown}); pattern per ASM-EXP-INTERVAL-OUTSIDE`;
     }
   }
@@ -77,11 +77,12 @@ export function objectSchema(fields: readonly Field[], direction: Direction, ref
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
-export const resourceSchema = (resource: Resource, refTo: RefTo): JsonSchema => ({
-  title: resource.name,
-  description: resource.doc,
-  ...objectSchema(resource.fields, 'response', refTo),
-});
+/** A resource's schema; a field the document says it does not have is a `false` schema (present: invalid). */
+export function resourceSchema(resource: Resource, refTo: RefTo): JsonSchema {
+  const schema = objectSchema(resource.fields, 'response', refTo);
+  const without = Object.fromEntries((resource.without?.fields ?? []).map((name) => [name, false]));
+  return { title: resource.name, description: resource.doc, ...schema, properties: { ...(schema.properties as object), ...without } };
+}
 
 /** The success body of an endpoint; for acknowledged actions, the kind-specific acknowledgement. */
 export function responseSchema(endpoint: Endpoint, refTo: RefTo): JsonSchema {

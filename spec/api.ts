@@ -16,6 +16,7 @@ export const api = {
   auth: {
     scheme: 'bearer',
     header: 'Authorization',
+    owner: 'company',
     cite: { section: 'Authentication', quote: 'Every endpoint requires the header `Authorization: Bearer <API_KEY>`' },
   },
   errorTable: ERRORS_TABLE,

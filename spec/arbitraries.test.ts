@@ -56,6 +56,7 @@ const strictReadings: Record<StringFormat, (value: string) => boolean> = {
     /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/.test(v) &&
     !/^\.|\.\.|\.@/.test(v),
   hostname: (v) => v.length <= 253 && v.split('.').every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) && label.slice(2, 4) !== '--'),
+  slug: (v) => /^[a-z0-9][a-z0-9_-]*$/.test(v),
   'auto-update-label': (v) => /^[A-Z][A-Za-z0-9]*(?: [A-Z][A-Za-z0-9]*)* Automatic Update$/.test(v),
 };
 

@@ -218,6 +218,8 @@ export function formatArb(format: StringFormat, direction: Direction = 'response
       return strict ? plainEmailArb : fc.tuple(fc.mixedCase(localPartArb), fc.mixedCase(strictHostnameArb)).map(([local, domain]) => `${local}@${domain}`);
     case 'hostname':
       return strict ? strictHostnameArb : fc.oneof({ weight: 2, arbitrary: strictHostnameArb }, { weight: 1, arbitrary: dnsNameArb });
+    case 'slug':
+      return strict ? safeSegmentArb : fc.oneof(safeSegmentArb, matching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,20}(?:\/[a-z0-9_.-]{1,20})?$/));
     case 'auto-update-label':
       return vendorArb.map((vendor) => `${vendor} Automatic Update`);
   }
@@ -265,6 +267,7 @@ export const formatNearMisses: Readonly<Record<StringFormat, readonly string[]>>
   url: ['example.com/avatar.png', '//cdn.example.com/avatar.png', '/avatar.png', 'avatar.png', 'https://exa mple.com/a.png', ''],
   email: ['user', 'user@', '@example.com', 'us er@example.com', 'user@@example.com', 'user@example.com ', ''],
   hostname: ['exa mple.com', '-example.com', 'example-.com', 'a..b', '.example.com', 'https://example.com', 'example.com/', `${'a'.repeat(64)}.com`, ''],
+  slug: ['twenty twenty', ' akismet', 'akismet ', 'hello\tdolly', ''],
   'auto-update-label': ['Automatic Update', ' Automatic Update', 'WordPress Manual Update', 'WordPress Automatic Update (beta)', ''],
 };
 

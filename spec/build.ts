@@ -1,5 +1,5 @@
 /** Small constructors that keep `api.ts` readable: each returns plain model data. */
-import type { Field, FieldType, OpenSet, Presence, ResourceName, StringFormat } from './model.ts';
+import type { Field, FieldType, OpenSet, Presence, Referent, ResourceName, StringFormat } from './model.ts';
 
 export const string = (format?: StringFormat): FieldType => (format ? { kind: 'string', format } : { kind: 'string' });
 export const open = (set: OpenSet): FieldType => ({ kind: 'string', open: set });
@@ -26,6 +26,21 @@ export const unmarked = (name: string, type: FieldType, doc: string): Field => f
 /** A request body field the document marks "required". */
 export const required = (name: string, type: FieldType, doc: string): Field => field(name, type, doc, 'required');
 
-/** A response body nested under container keys, e.g. `company.users[]`. */
-export const nested = (path: readonly string[], leaf: FieldType, doc: string): FieldType =>
-  path.reduceRight<FieldType>((inner, key, i) => object(field(key, inner, i === path.length - 1 ? doc : `container of ${path.slice(i + 1).join('.')}`)), leaf);
+/**
+ * A response body nested under container keys, e.g. `company.users[]`; `describes`: the outermost
+ * container is the thing the request names (`company` of `/company/{id}/users`: `Field.describes`).
+ */
+export const nested = (path: readonly string[], leaf: FieldType, doc: string, describes?: Referent): FieldType =>
+  path.reduceRight<FieldType>((inner, key, i) => {
+    const f = field(key, inner, i === path.length - 1 ? doc : `container of ${path.slice(i + 1).join('.')}`);
+    return object(i === 0 && describes ? describing(f, describes) : f);
+  }, leaf);
+
+/** A response field holding the id of the object it sits in (`Field.identifies`). */
+export const identifying = (f: Field, referent: Referent): Field => ({ ...f, identifies: referent });
+
+/** A field holding the id of another thing (`Field.refersTo`). */
+export const referring = (f: Field, referent: Referent): Field => ({ ...f, refersTo: referent });
+
+/** A response object that is the thing the request names (`Field.describes`). */
+export const describing = (f: Field, referent: Referent): Field => ({ ...f, describes: referent });

@@ -24,6 +24,7 @@ import type {
   Param,
   Presence,
   Referent,
+  Resource,
   Rule,
   Scope,
   StringFormat,
@@ -46,6 +47,8 @@ export interface ContractField {
   readonly presence: Presence;
   readonly secret?: true;
   readonly refersTo?: Referent;
+  readonly identifies?: Referent;
+  readonly describes?: Referent;
   readonly freeText?: true;
   readonly assumption?: string;
 }
@@ -92,6 +95,8 @@ export interface ContractResource {
   readonly name: string;
   readonly cite: Cite;
   readonly fields: readonly ContractField[];
+  readonly describes?: Referent;
+  readonly without?: Resource['without'];
 }
 
 export interface ContractFormat {
@@ -166,6 +171,8 @@ function contractField(f: Field | Param): ContractField {
     presence,
     ...('secret' in f && f.secret ? { secret: true as const } : {}),
     ...(f.refersTo ? { refersTo: f.refersTo } : {}),
+    ...('identifies' in f && f.identifies ? { identifies: f.identifies } : {}),
+    ...('describes' in f && f.describes ? { describes: f.describes } : {}),
     ...('freeText' in f && f.freeText ? { freeText: true as const } : {}),
     ...(f.assumption ? { assumption: f.assumption } : {}),
   };
@@ -216,7 +223,7 @@ export function contractOf(api: Api): ContractSnapshot {
       const { description, pattern, cite, assumption } = formats[name];
       return { name, description, pattern, cite, ...(assumption ? { assumption } : {}) };
     }),
-    resources: api.resources.map((r) => ({ name: r.name, cite: r.cite, fields: r.fields.map(contractField) })),
+    resources: api.resources.map((r) => ({ name: r.name, cite: r.cite, fields: r.fields.map(contractField), ...(r.describes ? { describes: r.describes } : {}), ...(r.without ? { without: r.without } : {}) })),
     endpoints: api.endpoints.map(contractEndpoint),
     rules: api.rules.map((r) => ({ ...r, operations: covered(r) })),
     unknowns: api.unknowns,

@@ -2,8 +2,8 @@
  * §Endpoints: all 27 endpoints (16 reads, 9 acknowledged actions, 2 other actions), with the
  * per-endpoint error statuses of §Errors to the letter. Tag groups: see ASM-TAG-GROUPS.
  */
-import { array, boolean, field, integer, nested, nullType, object, ref, required, string, unmarked } from './build.ts';
-import type { Endpoint, ErrorStatus, Field, Param, Referent } from './model.ts';
+import { array, boolean, describing, field, identifying, integer, nested, nullType, object, ref, required, string, unmarked } from './build.ts';
+import type { Endpoint, ErrorStatus, Field, FieldType, Param, Referent } from './model.ts';
 import { WP_COMMAND_MAX_LENGTH, WP_COMMAND_PATTERN } from './rules.ts';
 
 const READS = 'Endpoints > Read endpoints';
@@ -41,6 +41,9 @@ const environmentIdField = (presence: 'required' | 'not-shown'): Field => ({
 });
 const recordValues = (name: string, doc: string) => unmarked(name, array(ref('ResourceRecordValue')), doc);
 
+/** `environment`: the environment of the request's `{env_id}` (`Field.describes`), holding `fields`. */
+const theEnvironment = (...fields: Field[]): FieldType => object(describing(field('environment', object(...fields), 'The environment.'), 'environment'));
+
 export const endpoints: readonly Endpoint[] = [
   // ---- Read endpoints ---------------------------------------------------------------------
   {
@@ -51,7 +54,7 @@ export const endpoints: readonly Endpoint[] = [
     tag: 'Company Users',
     pathParams: [companyId],
     queryParams: [],
-    success: { kind: 'data', body: nested(['company', 'users'], array(ref('CompanyUser')), 'Company users.') },
+    success: { kind: 'data', body: nested(['company', 'users'], array(ref('CompanyUser')), 'Company users.', 'company') },
     errors: E401_404_500,
     effect: 'read',
     cite: { section: READS },
@@ -77,7 +80,7 @@ export const endpoints: readonly Endpoint[] = [
     tag: 'Available Regions',
     pathParams: [companyId],
     queryParams: [],
-    success: { kind: 'data', body: nested(['company', 'available_regions'], array(ref('Region')), 'Regions.') },
+    success: { kind: 'data', body: nested(['company', 'available_regions'], array(ref('Region')), 'Regions.', 'company') },
     errors: E401_404_500,
     effect: 'read',
     cite: { section: READS },
@@ -103,7 +106,7 @@ export const endpoints: readonly Endpoint[] = [
     tag: 'Domains',
     pathParams: [domainId],
     queryParams: [],
-    success: { kind: 'data', body: nested(['domain', 'dns_records'], array(ref('DnsRecord')), 'DNS records.') },
+    success: { kind: 'data', body: nested(['domain', 'dns_records'], array(ref('DnsRecord')), 'DNS records.', 'domain') },
     errors: E401_500,
     effect: 'read',
     cite: { section: READS },
@@ -116,7 +119,7 @@ export const endpoints: readonly Endpoint[] = [
     tag: 'Site management',
     pathParams: [siteId],
     queryParams: [],
-    success: { kind: 'data', body: object(field('site', ref('Site'), 'The site.')) },
+    success: { kind: 'data', body: object(describing(field('site', ref('Site'), 'The site.'), 'site')) },
     errors: E401_404_500,
     effect: 'read',
     cite: { section: READS },
@@ -129,7 +132,7 @@ export const endpoints: readonly Endpoint[] = [
     tag: 'Site Environments',
     pathParams: [siteId],
     queryParams: [],
-    success: { kind: 'data', body: nested(['site', 'environments'], array(ref('Environment')), 'Environments.') },
+    success: { kind: 'data', body: nested(['site', 'environments'], array(ref('Environment')), 'Environments.', 'site') },
     errors: E401_404_500,
     effect: 'read',
     cite: { section: READS },
@@ -144,15 +147,9 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     success: {
       kind: 'data',
-      body: object(
-        field(
-          'environment',
-          object(
-            field('display_name', string(), 'Environment display name.'),
-            field('backups', array(ref('Backup')), 'Backups (manual, scheduled and system-generated).'),
-          ),
-          'The environment.',
-        ),
+      body: theEnvironment(
+        field('display_name', string(), 'Environment display name.'),
+        field('backups', array(ref('Backup')), 'Backups (manual, scheduled and system-generated).'),
       ),
     },
     errors: E401_404_500,
@@ -169,13 +166,7 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     success: {
       kind: 'data',
-      body: object(
-        field(
-          'environment',
-          object(field('id', string(), 'Environment id.'), field('file_list', array(ref('FileNode')), 'Top-level file nodes.')),
-          'The environment.',
-        ),
-      ),
+      body: theEnvironment(identifying(field('id', string('uuid'), 'Environment id.'), 'environment'), field('file_list', array(ref('FileNode')), 'Top-level file nodes.')),
     },
     errors: E401_404_500,
     effect: 'read',
@@ -191,21 +182,15 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     success: {
       kind: 'data',
-      body: object(
+      body: theEnvironment(
+        identifying(field('id', string('uuid'), 'Environment id.'), 'environment'),
         field(
-          'environment',
+          'container_info',
           object(
-            field('id', string(), 'Environment id.'),
-            field(
-              'container_info',
-              object(
-                field('id', string(), 'Container id.'),
-                field('wp_plugins', object(field('data', array(ref('Plugin')), 'Plugins.')), 'Plugin list.'),
-              ),
-              'Container details.',
-            ),
+            field('id', string('uuid'), 'Container id.'),
+            field('wp_plugins', object(field('data', array(ref('Plugin')), 'Plugins.')), 'Plugin list.'),
           ),
-          'The environment.',
+          'Container details.',
         ),
       ),
     },
@@ -231,20 +216,14 @@ export const endpoints: readonly Endpoint[] = [
     ],
     success: {
       kind: 'data',
-      body: object(
+      body: theEnvironment(
         field(
-          'environment',
+          'themes',
           object(
-            field(
-              'themes',
-              object(
-                field('items', array(ref('Theme')), 'Themes.'),
-                field('last_updated_at', string('date-time'), 'Last update, ISO 8601 date-time.'),
-              ),
-              'Theme list.',
-            ),
+            field('items', array(ref('Theme')), 'Themes.'),
+            field('last_updated_at', string('date-time'), 'Last update, ISO 8601 date-time.'),
           ),
-          'The environment.',
+          'Theme list.',
         ),
       ),
     },
@@ -262,18 +241,12 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     success: {
       kind: 'data',
-      body: object(
+      body: theEnvironment(
+        field('additional_sftp_accounts', array(ref('AdditionalSftpAccount')), 'Accounts.'),
         field(
-          'environment',
-          object(
-            field('additional_sftp_accounts', array(ref('AdditionalSftpAccount')), 'Accounts.'),
-            field(
-              'container_info',
-              object(field('additional_sftp_accounts_port', string(), 'SFTP port, as a string.')),
-              'Container details.',
-            ),
-          ),
-          'The environment.',
+          'container_info',
+          object(field('additional_sftp_accounts_port', string(), 'SFTP port, as a string.')),
+          'Container details.',
         ),
       ),
     },
@@ -291,7 +264,7 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     success: {
       kind: 'data',
-      body: nested(['environment', 'active_container', 'sftp_ip_allowlist'], array(string('ip')), 'Allowed IP addresses.'),
+      body: nested(['environment', 'active_container', 'sftp_ip_allowlist'], array(string('ip')), 'Allowed IP addresses.', 'environment'),
     },
     errors: E400_401_404_500,
     effect: 'read',
@@ -307,7 +280,7 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     success: {
       kind: 'data',
-      body: nested(['environment', 'active_container', 'is_ssh_enabled'], boolean, 'SSH enabled.'),
+      body: nested(['environment', 'active_container', 'is_ssh_enabled'], boolean, 'SSH enabled.', 'environment'),
     },
     errors: E400_401_404_500,
     effect: 'read',
@@ -323,13 +296,7 @@ export const endpoints: readonly Endpoint[] = [
     queryParams: [],
     success: {
       kind: 'data',
-      body: object(
-        field(
-          'environment',
-          object(field('id', string(), 'Environment id.'), { ...field('sftp_password', string(), 'SFTP password, a secret.'), secret: true }),
-          'The environment.',
-        ),
-      ),
+      body: theEnvironment(identifying(field('id', string('uuid'), 'Environment id.'), 'environment'), { ...field('sftp_password', string(), 'SFTP password, a secret.'), secret: true }),
     },
     errors: E400_401_404,
     effect: 'read',

@@ -108,12 +108,19 @@ export const formats: Record<StringFormat, FormatSpec> = {
     pattern: '^[^\\s@]+@[^\\s@]+$',
     openapiFormat: 'email',
     cite: { section: 'Resources and fields > Company user', quote: 'email: string' },
+    assumption: 'ASM-EMAIL-FORMAT',
   },
   hostname: {
     description: 'DNS host name; underscore labels, a leading `*` label and a trailing dot allowed',
     pattern: `^(?:\\*\\.)?${label}(?:\\.${label})*\\.?$`,
     cite: { section: 'Resources and fields > Domain', quote: 'string (host name)' },
     assumption: 'ASM-HOSTNAME-DNS',
+  },
+  slug: {
+    description: 'a slug: a non-empty name without white space',
+    pattern: '^\\S+$',
+    cite: { section: 'Resources and fields > Theme (item of themes list)', quote: 'string (slug)' },
+    assumption: 'ASM-SLUG-SHAPE',
   },
   'auto-update-label': {
     description: "the platform vendor's name followed by `Automatic Update`",

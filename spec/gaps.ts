@@ -21,6 +21,12 @@ export const EPOCH_MS_PLAUSIBLE_FROM = 1e11;
 const EPOCH_MS_PLAUSIBLE_FROM_TEXT = `10^${Math.log10(EPOCH_MS_PLAUSIBLE_FROM)}`;
 const EPOCH_MS_PLAUSIBLE_FROM_DATE = new Date(EPOCH_MS_PLAUSIBLE_FROM).toISOString().replace('.000Z', 'Z');
 
+/**
+ * ASM-EXP-INTERVAL-OUTSIDE: the strings certain to be outside a partly shown set shaped like
+ * `days_7` are those this pattern refuses (the request schema encodes it; the suite breaks it).
+ */
+export const PARTLY_SHOWN_VALUE_PATTERN = '^[a-z0-9_]+$';
+
 export const unknowns: readonly Unknown[] = [
   {
     id: 'UNK-HIDDEN-GROUPS',
@@ -96,6 +102,27 @@ export const unknowns: readonly Unknown[] = [
     id: 'UNK-DEPRECATION-POLICY',
     what: 'Deprecation policy and sunset dates.',
     cite: { section: 'Versioning', quote: 'Deprecation policy and sunset dates: not shown.' },
+  },
+  {
+    id: 'UNK-UNOBSERVABLE-OUTCOMES',
+    what:
+      "What a CDN cache clear, an edge-caching switch (`enabled`), a search and replace (`perform_replacement`, `is_clear_cache`), a backup restore, a site reset and an SSH expiration-interval change do: no read the document shows reveals it. A webroot change's outcome is checked in the customer dashboard: whether and when an environment's `web_root` shows `web_root_subfolder` is not shown. No check asserts these outcomes.",
+    cite: { section: 'Endpoints > Behaviours stated for endpoints', quote: 'its outcome is checked in the customer dashboard' },
+  },
+  {
+    id: 'UNK-PRIMARY-DOMAIN',
+    what: "Whether an environment's `primaryDomain` is one of its `domains`: the document gives both fields, not how they relate.",
+    cite: { section: 'Resources and fields > Site', quote: 'domains: array of Domain, primaryDomain: Domain' },
+  },
+  {
+    id: 'UNK-FILE-NODE-PATHS',
+    what: "How a file node's `path` relates to its `name` and to its parent's `path` (only that it is relative, with no leading slash).",
+    cite: { section: 'Resources and fields > File node', quote: '`path` (string, relative, no leading slash)' },
+  },
+  {
+    id: 'UNK-BACKUP-SOURCES',
+    what: 'Which scheduled and system-generated backups an environment has: they are listed, but no request shows which exist.',
+    cite: { section: 'Resources and fields > Backup', quote: 'scheduled and system-generated backups are also listed' },
   },
   {
     id: 'UNK-NEW-PLUGINS-ENDPOINT',
@@ -250,6 +277,54 @@ export const assumptions: readonly Assumption[] = [
     why: 'The document says only that the update adds the values named in `new_resource_records` and removes those in `removed_resource_records`, which a client can hold a server to for the records it names. DNS practice bumps the SOA serial on every change (RFC 2136 §3.6; NOTIFY, RFC 1996, relies on it) and re-signs the changed names of a signed zone (RFC 4035 §2): comparing those records would fail every conformant server that lists them.',
     cite: { section: 'Endpoints > Behaviours stated for endpoints', quote: 'The DNS update adds the records named in `new_resource_records` and removes those in `removed_resource_records`.' },
     scope: { endpoints: ['updateDnsRecords', 'listDnsRecords'] },
+  },
+  {
+    id: 'ASM-FACTS-SHOWN-TWICE',
+    choice:
+      "A fact the document shows in two places is the same fact in both, when read close together: the fields of a thing found by its id (a site's environment summary and the environments list's item; a domain wherever it is listed; the environment an answer about `{env_id}` describes, e.g. the backups read's `display_name` and the plugins read's `container_info.id`); an id the answer carries of what the request names (`site.id` is `{site_id}`); a reference to what the answer is about (every domain of site S has `site_id` S); the company of a key (`company` of `GET /validate`, `company_id` of every site the key reads); the key `GET /validate` describes, which its company's key list holds (same `name` and `status`, `expires_at` the same instant). Ids are compared as UUIDs (either case), instants as instants. Different answers are compared only among discovery's reads, taken before the run sends anything that could change the data; the facts within one answer, and the company of a key, in every answer.",
+    why:
+      "The document describes one service whose resources appear in several answers; that a summary and a list item of the same environment, or a domain's `site_id` and the site that lists it, may disagree is no reading of it. It never says so in words, so the rule rests on this reading, and names it.",
+    cite: { section: 'Resources and fields', quote: 'Site-environment summary (id, name, display_name, is_premium: boolean, is_blocked: boolean, domains: array of Domain, primaryDomain: Domain)' },
+    scope: 'shows-facts',
+  },
+  {
+    id: 'ASM-KEY-NOT-SERVED',
+    choice:
+      "An answer carries no API key its request was sent with (as sent, or in any form the sanitizer knows: URL- or base64-encoded, escaped): the valid key in one is a security failure (NO-KEY-ECHO); a key the target refused, echoed, is a warning (the echo shows the server keeps it, but it was no credential).",
+    why:
+      "The document lists no field that holds a key; `<API_KEY>` is a credential of the company, and a credential in an answer is exposed to every log, cache, proxy and browser on the way (OWASP API3:2023, excessive data exposure). The document does not forbid it in words: the rule is a security requirement, named as one.",
+    cite: { section: 'Authentication', quote: 'where `<API_KEY>` is an API key of the company' },
+    scope: 'all',
+  },
+  {
+    id: 'ASM-MESSAGE-WORDS',
+    choice:
+      "A message states a meaning when it holds its words, read case-insensitively with `_`/`-` as spaces: in progress (`progress`, `processing`, `pending`, `queued`, `accepted`, `started`, `scheduled`, `running`, `submitted`, `initiated`, `being`, `will be`, `under way`); 400's (`bad`, `malformed`, `invalid`, `validation`, `required`, `must`, `missing`, `expected`, `not allowed`, `unknown field`); 404's (`not found`, `could not find`, `no such`, `does not exist`, `unknown`, `permission`, `not allowed to`, `forbidden`, `access`); 500's (`error`, `internal`, `processing`, `failed`, `failure`, `unexpected`). A message that holds words of another meaning of the same table and none of its own contradicts it (an acknowledgement that says `completed`, a 404 that says the API key is invalid): a failure. One that holds neither is a warning: the document states the meaning, not the words.",
+    why: "The document gives each message a meaning (§Errors' \"Message meaning\" column; an acknowledgement \"reported as in progress through its 202 message\") but no wording, in any language.",
+    cite: { section: 'Errors', quote: 'Message meaning' },
+    scope: 'all',
+  },
+  {
+    id: 'ASM-EMAIL-FORMAT',
+    choice: "`email` (a company user's, and `wpa-create-user`'s) is an e-mail address, `local@domain` with no white space: the model's `email` format, which RESPONSE-SCHEMA checks in answers. In requests the suite never asserts a 400 on a malformed address.",
+    why: "The document types both as `email: string`; that the value is an e-mail address is read from the name, and `wpa-user-exists` carries \"the admin user's e-mail address\".",
+    cite: { section: 'Resources and fields > Company user', quote: 'email: string' },
+    scope: { endpoints: ['listCompanyUsers', 'createWpAdminUser', 'checkWpAdminUserExists'] },
+  },
+  {
+    id: 'ASM-SLUG-SHAPE',
+    choice: 'A theme or plugin `name` (a slug) is a non-empty string without white space; RESPONSE-SCHEMA checks that shape, nothing narrower (case, `.`, `/` and `_` allowed).',
+    why: 'The document says "string (slug)" without defining a slug; a slug is a name made for URLs and paths, and white space is the one thing no convention of one allows.',
+    cite: { section: 'Resources and fields > Theme (item of themes list)', quote: 'string (slug)' },
+    scope: { endpoints: ['listThemes', 'listPlugins'] },
+  },
+  {
+    id: 'ASM-SFTP-REMOVE-READING',
+    choice:
+      'After an acknowledged removal of an additional SFTP account, the account leaves its environment\'s `additional_sftp_accounts` (read until it does, within the state window), and every other account stays as it was listed: STATE-SFTP-REMOVE checks both.',
+    why: 'The document names the action "Additional SFTP account removal" and shows the list; that a removal takes the account it names, and only that one, from the list is our reading of the name.',
+    cite: { section: 'Endpoints > Conventions', quote: 'Additional SFTP account removal' },
+    scope: { endpoints: ['removeAdditionalSftpAccount', 'listAdditionalSftpAccounts'] },
   },
 ];
 

@@ -30,6 +30,7 @@ export type StringFormat =
   | 'url'
   | 'email'
   | 'hostname'
+  | 'slug'
   | 'auto-update-label';
 
 /** Values that occur in the document, while the full set is "not shown": a server may send others. */
@@ -95,7 +96,9 @@ export type Referent =
   | 'cdn-cache'
   | 'company-user'
   /** A site-admin user of an environment, named by e-mail address; no read lists them. */
-  | 'site-admin-user';
+  | 'site-admin-user'
+  /** An API key of the company: a request names the key it is sent with (§Authentication 3: "`GET /validate` returns the key's ..."). */
+  | 'api-key';
 
 export interface Field {
   readonly name: string;
@@ -104,8 +107,22 @@ export interface Field {
   readonly doc: string;
   /** A secret the reports redact (API keys, `sftp_password`, `admin_password`). */
   readonly secret?: true;
-  /** A request field that names existing data: which (read by discovery, probes and the mock's tests). */
+  /**
+   * A request field that names existing data: which (read by discovery, probes and the mock's
+   * tests). On a response field: the thing whose id it holds (`Domain.site_id`: a site).
+   */
   readonly refersTo?: Referent;
+  /**
+   * A response field that holds the id of the object it sits in (`Site.id`: the site): two
+   * answers that show an object with the same id show the same thing (FACTS-AGREE).
+   */
+  readonly identifies?: Referent;
+  /**
+   * A response object that is the thing the request names (`environment` in the backups read:
+   * the environment of `{env_id}`; for `api-key`, the key the request is sent with): its fields
+   * are facts about that thing, and an id it holds is the request's.
+   */
+  readonly describes?: Referent;
   /**
    * Free text a person types (names, search terms): any Unicode is a valid value. The document
    * types it as a bare string; that it is free text is read from its meaning.
@@ -142,6 +159,13 @@ export interface Resource {
   readonly doc: string;
   readonly cite: Cite;
   readonly fields: readonly Field[];
+  /** The resource is the thing the request names (see `Field.describes`): the validated key is the key in use. */
+  readonly describes?: Referent;
+  /**
+   * Fields the document says the resource does not have ("There are no vulnerability flags and
+   * no auto_update_type"): an answer that carries one is not the document's.
+   */
+  readonly without?: { readonly fields: readonly string[]; readonly cite: Cite };
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -282,7 +306,11 @@ export type RuleId =
   | 'STATE-DNS-UPDATE'
   | 'STATE-SFTP-REMOVE'
   | 'STATE-WPA-USER'
-  | 'BASE-PATH';
+  | 'BASE-PATH'
+  | 'FACTS-AGREE'
+  | 'NO-KEY-ECHO'
+  | 'ACK-IN-PROGRESS'
+  | 'ERR-MESSAGE';
 
 /** Which endpoints a rule is checked on; data, so every consumer selects the same set. */
 /** The named scopes of rules. */
@@ -303,6 +331,11 @@ export const SCOPE_NAMES = [
   /** Endpoints that take a request body. */
   'with-body',
   'with-response-body',
+  /**
+   * Reads whose answer shows a fact the model also finds elsewhere: an id of what it holds, a
+   * reference, or a field of the thing the request names that another answer shows too.
+   */
+  'shows-facts',
 ] as const;
 
 export type Scope = (typeof SCOPE_NAMES)[number] | { readonly endpoints: readonly string[] };
@@ -360,7 +393,11 @@ export interface Api {
   readonly specVersion: string;
   readonly basePath: string;
   readonly document: string;
-  readonly auth: { readonly scheme: 'bearer'; readonly header: 'Authorization'; readonly cite: Cite };
+  /**
+   * `owner`: what a key belongs to ("`<API_KEY>` is an API key of the company"): data a key reads
+   * is its owner's, so every reference to the owner in its answers names the same one.
+   */
+  readonly auth: { readonly scheme: 'bearer'; readonly header: 'Authorization'; readonly owner: Referent; readonly cite: Cite };
   /** Where the document lists each endpoint's error statuses (every `Endpoint.errors`). */
   readonly errorTable: Cite;
   /** Every tag group the document names, in its order; hidden ones have no endpoint. */

@@ -79,7 +79,9 @@ const NONE = CodeSet.of();
 
 const cls = (members: CodeSet, uncertain: CodeSet = NONE): CharClass => ({ members, uncertain });
 const negated = (c: CharClass): CharClass => cls(c.members.complement(), c.uncertain);
-const space = (): CharClass => cls(ASCII_SPACE.union(UNICODE_SPACE), UNICODE_SPACE);
+/** White space to other dialects but not to ECMAScript's `\s`: Python's (`str.isspace`) takes the separators U+001C–U+001F and NEL. */
+const OTHER_SPACE = CodeSet.of([0x1c, 0x1f], [0x85, 0x85]);
+const space = (): CharClass => cls(ASCII_SPACE.union(UNICODE_SPACE), UNICODE_SPACE.union(OTHER_SPACE));
 /** `.`: all but line terminators (CR and the Unicode separators are uncertain: some dialects take them). */
 const dot = (): CharClass => cls(CodeSet.chars('\n\r\u2028\u2029').complement(), CodeSet.chars('\r\u2028\u2029'));
 
@@ -335,16 +337,23 @@ export interface Edge {
   readonly inside: boolean;
   /** What it tests, for titles: `\s+ once fewer than its minimum`. */
   readonly why: string;
+  /**
+   * Which part of the structure it tests: a quantifier's bounds (or an alternative), a member or a
+   * near miss of a class (printable ASCII, or from further off), an anchor, the length limit.
+   */
+  readonly kind: EdgeKind;
 }
+
+export type EdgeKind = 'quantifier' | 'member' | 'near-miss' | 'far-miss' | 'anchor' | 'length';
 
 /** Characters a witness is preferably made of: readable ones first. */
 const PREFERRED = [...'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', ' ', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i))];
 
-/** Look-alikes of ASCII characters in other scripts and forms (Cyrillic, Greek, fullwidth, punctuation). */
+/** Look-alikes of ASCII characters in other scripts and forms (Cyrillic, Greek, fullwidth, punctuation; `\\` for `/`, the other path separator). */
 const LOOKALIKES: Readonly<Record<string, readonly string[]>> = {
   a: ['\u0430'], c: ['\u0441'], e: ['\u0435'], o: ['\u043e', '\u03bf'], p: ['\u0440'], x: ['\u0445'], y: ['\u0443'], w: ['\u051d'], i: ['\u0456'], s: ['\u0455'],
   A: ['\u0391', '\u0410'], B: ['\u0392'], E: ['\u0395'], O: ['\u041e'], P: ['\u0420'],
-  '-': ['\u2010', '\u2212'], '.': ['\u2024'], '/': ['\u2215'], ':': ['\u2236'], "'": ['\u2019'], '0': ['\u041e'], '1': ['\u0406'],
+  '-': ['\u2010', '\u2212'], '.': ['\u2024'], '/': ['\\', '\u2215'], ':': ['\u2236'], "'": ['\u2019'], '0': ['\u041e'], '1': ['\u0406'],
 };
 /** The fullwidth form of a printable ASCII character (U+FF01 to U+FF5E), a look-alike in every script. */
 const fullwidth = (c: string): string | undefined => {
@@ -373,6 +382,9 @@ function membersOf(c: CharClass): string[] {
   return [...out].slice(0, 24);
 }
 
+/** Shell and pattern metacharacters, the command separators first (OWASP: command injection): the near misses tried first. */
+const METACHARACTERS = ';|&$`<>()\n!*?~#%^"\\{}[],';
+
 /**
  * Non-members next to members: every printable ASCII character outside a class (few, and the
  * ones a server's own check most often lets slip), the code points beside each range, the other
@@ -385,6 +397,8 @@ function nearMissesOf(c: CharClass): string[] {
   };
   // (A literal's near misses are its neighbours, its other case and its look-alikes: not all of ASCII.)
   const literal = c.members.ranges.length === 1 && c.members.ranges[0]![0] === c.members.ranges[0]![1];
+  // Characters with a meaning in shells and in patterns first: where a hand-written check slips, they do harm.
+  if (!literal) for (const ch of METACHARACTERS) add(ch.codePointAt(0)!);
   if (!literal) for (let code = 0x20; code < 0x7f; code++) add(code);
   for (const [lo, hi] of c.members.ranges) {
     // Beside a range of members other dialects may not take (white space beyond ASCII): no edge of the pattern's own.
@@ -493,17 +507,17 @@ function computeEdges(source: string, options: { readonly maxLength?: number }):
   const takes = (text: string) => regex.test(text);
   const max = options.maxLength;
   const edges = new Map<string, Edge>();
-  const add = (value: string, why: string, inside = takes(value) && (max === undefined || [...value].length <= max)) => {
+  const add = (value: string, why: string, kind: EdgeKind, inside = takes(value) && (max === undefined || [...value].length <= max)) => {
     // A value ending in a line feed that the pattern refuses: `$` takes it in other dialects.
     if (!inside && value.endsWith('\n') && pattern.end) return;
-    if (!edges.has(value)) edges.set(value, { value, inside, why });
+    if (!edges.has(value)) edges.set(value, { value, inside, why, kind });
   };
 
   // Each alternative of the whole pattern at its shortest.
   if (pattern.body.kind === 'alt') {
     for (const branch of pattern.body.branches) {
       const text = branch.map(shortest);
-      if (text.every((t) => t !== undefined)) add(text.join(''), pattern.body.branches.length > 1 ? 'an alternative at its shortest' : 'every part at its minimum');
+      if (text.every((t) => t !== undefined)) add(text.join(''), pattern.body.branches.length > 1 ? 'an alternative at its shortest' : 'every part at its minimum', 'quantifier');
     }
   }
   const slots = slotsOf(pattern.body);
@@ -515,32 +529,33 @@ function computeEdges(source: string, options: { readonly maxLength?: number }):
   const base = valueWith(-1, '');
   const others = slots.reduce<CodeSet>((set, s) => (s.cls ? set.union(s.cls.members) : set), NONE);
 
-  slots.forEach((slot, i) => {
+  // The last part first: a tail the check takes empty (`+` read as `*`) is the common slip.
+  [...slots.entries()].reverse().forEach(([i, slot]) => {
     const w = slot.witness;
     // Quantifiers at their bounds and one past them.
-    if (slot.min > 0) add(valueWith(i, w.repeat(slot.min - 1)), `${slot.label} once fewer than its minimum`);
-    if (slot.min === 0) add(valueWith(i, w), `${slot.label} once`);
-    if (Number.isFinite(slot.max) && slot.max > slot.min) add(valueWith(i, w.repeat(slot.max)), `${slot.label} at its maximum`);
-    if (Number.isFinite(slot.max)) add(valueWith(i, w.repeat(slot.max + 1)), `${slot.label} once more than its maximum`);
+    if (slot.min > 0) add(valueWith(i, w.repeat(slot.min - 1)), `${slot.label} once fewer than its minimum`, 'quantifier');
+    if (slot.min === 0) add(valueWith(i, w), `${slot.label} once`, 'quantifier');
+    if (Number.isFinite(slot.max) && slot.max > slot.min) add(valueWith(i, w.repeat(slot.max)), `${slot.label} at its maximum`, 'quantifier');
+    if (Number.isFinite(slot.max)) add(valueWith(i, w.repeat(slot.max + 1)), `${slot.label} once more than its maximum`, 'quantifier');
     // A group: each of its alternatives at its shortest, where the group stands.
     const inner = slot.node.kind === 'repeat' ? slot.node.node : slot.node;
     if (inner.kind === 'alt' && inner.branches.length > 1) {
       for (const branch of inner.branches) {
         const text = branch.map(shortest);
-        if (text.every((t) => t !== undefined)) add(valueWith(i, w.repeat(Math.max(0, slot.min - 1)) + text.join('')), `an alternative of ${slot.label}`);
+        if (text.every((t) => t !== undefined)) add(valueWith(i, w.repeat(Math.max(0, slot.min - 1)) + text.join('')), `an alternative of ${slot.label}`, 'quantifier');
       }
     }
     if (!slot.cls) return;
     const n = Math.max(1, slot.min);
     // Each member, and each near miss, where this class stands (the rest of the value unchanged).
-    for (const m of membersOf(slot.cls)) add(valueWith(i, w.repeat(n - 1) + m), `${nameOf(m)} in ${slot.label}`);
-    for (const miss of nearMissesOf(slot.cls)) add(valueWith(i, w.repeat(n - 1) + miss), `${nameOf(miss)} in ${slot.label} (not a member)`);
+    for (const m of membersOf(slot.cls)) add(valueWith(i, w.repeat(n - 1) + m), `${nameOf(m)} in ${slot.label}`, 'member');
+    for (const miss of nearMissesOf(slot.cls)) add(valueWith(i, w.repeat(n - 1) + miss), `${nameOf(miss)} in ${slot.label} (not a member)`, miss.codePointAt(0)! < 0x7f ? 'near-miss' : 'far-miss');
   });
 
   // The anchors: something before the start, and after the end.
   const junk = PREFERRED.find((ch) => !others.has(ch.codePointAt(0)!)) ?? '\u0001';
-  add(`${junk}${base}`, `${nameOf(junk)} before the start${pattern.start ? ' (`^`)' : ''}`);
-  add(`${base}${junk}`, `${nameOf(junk)} after the end${pattern.end ? ' (`$`)' : ''}`);
+  add(`${junk}${base}`, `${nameOf(junk)} before the start${pattern.start ? ' (`^`)' : ''}`, 'anchor');
+  add(`${base}${junk}`, `${nameOf(junk)} after the end${pattern.end ? ' (`$`)' : ''}`, 'anchor');
 
   // The length limit: the longest value and one longer, the last unbounded part ending in each of its kinds of member.
   if (max !== undefined) {
@@ -552,10 +567,75 @@ function computeEdges(source: string, options: { readonly maxLength?: number }):
           const fill = room + (length - max) - 1;
           if (fill < Math.max(0, last.s.min - 1)) continue;
           const value = valueWith(last.i, last.s.witness.repeat(fill) + m);
-          if ([...value].length === length) add(value, `${length} characters (at most ${max}), ending in ${nameOf(m)}`);
+          if ([...value].length === length) add(value, `${length} characters (at most ${max}), ending in ${nameOf(m)}`, 'length');
         }
       }
     }
   }
   return [...edges.values()];
+}
+
+// ---- the shape, for generated values ----------------------------------------------------------------
+
+/** One part of a pattern's top-level sequence, as generated values are built along it. */
+export interface PatternPart {
+  readonly min: number;
+  readonly max: number;
+  /** Members every dialect takes, readable ones first (a group: its shortest text, its one member). */
+  readonly members: readonly string[];
+  /** Characters no dialect takes here, metacharacters first (`nearMissesOf`'s order); empty for a group (what breaks one is not one character). */
+  readonly nonMembers: readonly string[];
+  /** What the part is, for titles. */
+  readonly label: string;
+}
+
+export interface PatternShape {
+  readonly parts: readonly PatternPart[];
+  readonly start: boolean;
+  readonly end: boolean;
+  /** Whether the pattern takes a text, as validators read it. */
+  readonly takes: (text: string) => boolean;
+}
+
+/**
+ * Controls and characters from far off (a NUL a C string ends at, an escape, DEL, a combining
+ * mark, an astral character): non-members a server's own check may strip or skip before it looks.
+ */
+const FAR_MISSES = ['\u0000', '\u0001', '\u001b', '\u007f', '\u0301', '\u200b', '\ud83d\ude00'];
+
+/** Every member of a class worth building with: readable ones first (letters, digits, a space, punctuation), then other ASCII white space, then its ranges' edges. */
+function buildersOf(c: CharClass): string[] {
+  const out = new Set<string>();
+  for (const ch of PREFERRED) if (c.members.has(ch.codePointAt(0)!) && certain(c, ch.codePointAt(0)!)) out.add(ch);
+  for (let code = 0x09; code <= 0x0d; code++) if (c.members.has(code) && certain(c, code)) out.add(String.fromCharCode(code));
+  for (const m of membersOf(c)) out.add(m);
+  return [...out];
+}
+
+
+/**
+ * The pattern's top-level sequence as parts to build values along (undefined when its top level
+ * is not one sequence, e.g. alternatives), and the reading validators give it. Shared with
+ * `patternEdges`: the same parse, the same certainty of each character.
+ */
+export function patternShape(source: string): PatternShape | undefined {
+  let shape = shapes.get(source);
+  if (shape === undefined) shapes.set(source, (shape = computeShape(source) ?? null));
+  return shape ?? undefined;
+}
+
+const shapes = new Map<string, PatternShape | null>();
+
+function computeShape(source: string): PatternShape | undefined {
+  const pattern = parsePattern(source);
+  const slots = slotsOf(pattern.body);
+  if (!slots) return undefined;
+  const regex = readAsValidatorsDo(source);
+  const parts = slots.map((slot): PatternPart => {
+    if (!slot.cls) return { min: slot.min, max: slot.max, members: [slot.witness], nonMembers: [], label: slot.label };
+    const cls = slot.cls;
+    const far = FAR_MISSES.filter((ch) => certain(cls, ch.codePointAt(0)!) && !cls.members.has(ch.codePointAt(0)!));
+    return { min: slot.min, max: slot.max, members: buildersOf(cls), nonMembers: [...nearMissesOf(cls), ...far], label: slot.label };
+  });
+  return { parts, start: pattern.start, end: pattern.end, takes: (text) => regex.test(text) };
 }

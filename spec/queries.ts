@@ -1,7 +1,7 @@
 /** Facts derived from the model, so every consumer derives them the same way. */
 import { api } from './api.ts';
 import { formats } from './formats.ts';
-import type { Api, Cite, Conflict, Endpoint, ErrorStatus, Field, FieldType, OperationKind, Resource, ResourceName, Rule } from './model.ts';
+import type { Api, Cite, Conflict, Endpoint, ErrorStatus, Field, FieldType, OperationKind, Referent, Resource, ResourceName, Rule } from './model.ts';
 
 /** `METHOD /path/template`, exactly as the document writes it: the name reports use. */
 export const operation = (e: Endpoint): string => `${e.method} ${e.path}`;
@@ -65,8 +65,37 @@ export function inScope(rule: Pick<Rule, 'scope'>, e: Endpoint): boolean {
       return e.body !== undefined;
     case 'with-response-body':
       return !isAck(e);
+    case 'shows-facts':
+      return showsFacts(e);
   }
 }
+
+/** The resources whose fields are facts about a referent: those with a field that identifies it. */
+const identifiedBy = (referent: Referent): Resource[] => api.resources.filter((r) => r.fields.some((f) => f.identifies === referent));
+
+/** Dotted paths of the leaves of `fields` (objects are walked, arrays and resources are leaves). */
+export function leafPaths(fields: readonly Field[], prefix = ''): string[] {
+  return fields.flatMap((f) => (f.type.kind === 'object' ? leafPaths(f.type.fields, `${prefix}${f.name}.`) : [`${prefix}${f.name}`]));
+}
+
+/** The leaf paths another answer can show of a referent: the fields of every resource that identifies it. */
+export const factPathsOf = (referent: Referent): ReadonlySet<string> => new Set(identifiedBy(referent).flatMap((r) => leafPaths(r.fields)));
+
+/**
+ * Whether a read's answer shows a fact the model also finds elsewhere (scope `shows-facts`): a
+ * field that identifies or refers to something, a resource that is the thing the request names,
+ * or a field of an object that describes the thing the request names which another answer shows too.
+ */
+const showsFacts = (e: Endpoint): boolean => isRead(e) && e.success.kind === 'data' && holdsFact(e.success.body);
+
+/** A field that is a fact: it identifies or refers to something, or describes what the request names with a field another answer shows too. */
+const isFact = (f: Field): boolean =>
+  f.identifies !== undefined || f.refersTo !== undefined || (f.describes !== undefined && f.type.kind === 'object' && leafPaths(f.type.fields).some((p) => factPathsOf(f.describes!).has(p)));
+
+const holdsFact = holdsSome((type) => {
+  if (type.kind === 'ref') return resource(type.resource).describes !== undefined || resource(type.resource).fields.some(isFact);
+  return type.kind === 'object' && type.fields.some(isFact);
+});
 
 export const rule = (id: Rule['id']): Rule => {
   const found = api.rules.find((r) => r.id === id);

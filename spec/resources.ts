@@ -1,11 +1,11 @@
 /** §Resources and fields: every resource of the document and its fields. */
-import { array, boolean, epochMs, field, integer, object, open, ref, string, any } from './build.ts';
+import { array, boolean, epochMs, field, identifying, integer, object, open, ref, referring, string, any } from './build.ts';
 import type { Field, Resource } from './model.ts';
 
 const R = 'Resources and fields';
 
 const themeFields: readonly Field[] = [
-      field('name', string(), 'Slug.'),
+      field('name', string('slug'), 'Slug (ASM-SLUG-SHAPE).'),
       field('title', string(), 'Title.'),
       field('status', open({ occurs: ['active'], unknown: 'UNK-ENUM-SETS' }), 'Status; `active` occurs.'),
       field('version', string(), 'Installed version.'),
@@ -25,10 +25,10 @@ export const resources: readonly Resource[] = [
     doc: 'A hosted site.',
     cite: { section: `${R} > Site` },
     fields: [
-      field('id', string('uuid'), 'Site id.'),
+      identifying(field('id', string('uuid'), 'Site id.'), 'site'),
       field('name', string(), 'Site name.'),
       field('display_name', string(), 'Display name.'),
-      field('company_id', string('uuid'), 'Owning company.'),
+      referring(field('company_id', string('uuid'), 'Owning company.'), 'company'),
       field('status', open({ occurs: ['live'], unknown: 'UNK-ENUM-SETS' }), 'Site status; `live` occurs.'),
       field('environments', array(ref('SiteEnvironmentSummary')), 'Summaries of the site\'s environments.'),
     ],
@@ -41,7 +41,7 @@ export const resources: readonly Resource[] = [
       quote: 'Site-environment summary (id, name, display_name, is_premium: boolean, is_blocked: boolean, domains: array of Domain, primaryDomain: Domain)',
     },
     fields: [
-      field('id', string('uuid'), 'Environment id (identifiers are UUID strings).'),
+      identifying(field('id', string('uuid'), 'Environment id (identifiers are UUID strings).'), 'environment'),
       field('name', string(), 'Environment name.'),
       field('display_name', string(), 'Display name.'),
       field('is_premium', boolean, 'Premium environment.'),
@@ -55,12 +55,12 @@ export const resources: readonly Resource[] = [
     doc: "An environment, as returned by the list of a site's environments.",
     cite: { section: `${R} > Environment (returned by the list of a site's environments)` },
     fields: [
-      field('id', string('uuid'), 'Environment id.'),
+      identifying(field('id', string('uuid'), 'Environment id.'), 'environment'),
       field('name', open({ occurs: ['live'], unknown: 'UNK-ENUM-SETS' }), 'Environment name; `live` occurs.'),
       field('display_name', string(), 'Display name.'),
       field('is_blocked', boolean, 'Blocked environment.'),
       field('id_edge_cache', string('uuid'), 'Edge cache id.'),
-      field('cdn_cache_id', string('uuid'), 'CDN cache id.'),
+      referring(field('cdn_cache_id', string('uuid'), 'CDN cache id.'), 'cdn-cache'),
       field('is_opt_out_from_automatic_php_update', boolean, 'Opted out of automatic PHP updates.'),
       field('web_root', string('absolute-path'), 'Web root, a path beginning with `/`.'),
       field(
@@ -96,10 +96,10 @@ export const resources: readonly Resource[] = [
     doc: 'A domain.',
     cite: { section: `${R} > Domain` },
     fields: [
-      field('id', string('uuid'), 'Domain id.'),
+      identifying(field('id', string('uuid'), 'Domain id.'), 'domain'),
       field('name', string('hostname'), 'Host name.'),
       field('type', open({ occurs: ['live'], unknown: 'UNK-ENUM-SETS' }), 'Domain type; `live` occurs.'),
-      field('site_id', string('uuid'), 'Site id.'),
+      referring(field('site_id', string('uuid'), 'Site id.'), 'site'),
     ],
   },
   {
@@ -124,7 +124,7 @@ export const resources: readonly Resource[] = [
     doc: 'A backup of an environment.',
     cite: { section: `${R} > Backup` },
     fields: [
-      field('id', integer, 'Backup id, an integer (the one identifier that is not a UUID).'),
+      identifying(field('id', integer, 'Backup id, an integer (the one identifier that is not a UUID).'), 'backup'),
       field('name', string(), 'Backup name.'),
       field('note', string(), 'Note.'),
       field(
@@ -150,13 +150,17 @@ export const resources: readonly Resource[] = [
     },
     // Derived from the Theme fields, so the two cannot drift apart.
     fields: themeFields.filter((f) => pluginFieldNames.includes(f.name)),
+    without: {
+      fields: themeFields.filter((f) => !pluginFieldNames.includes(f.name)).map((f) => f.name),
+      cite: { section: `${R} > Plugin (item of plugins list)`, quote: 'There are no vulnerability flags and no auto_update_type.' },
+    },
   },
   {
     name: 'AdditionalSftpAccount',
     doc: 'An additional SFTP account.',
     cite: { section: `${R} > Additional SFTP account` },
     fields: [
-      field('id', string('uuid'), 'Account id.'),
+      identifying(field('id', string('uuid'), 'Account id.'), 'additional-sftp-account'),
       field('username', string(), 'User name.'),
       field('root_directory', string(), 'Root directory (a path; leading slash not stated).'),
       field('is_active', boolean, 'Active account.'),
@@ -178,7 +182,7 @@ export const resources: readonly Resource[] = [
     doc: 'API key (list item).',
     cite: { section: `${R} > API key (list item)` },
     fields: [
-      field('id', string('uuid'), 'Key id.'),
+      identifying(field('id', string('uuid'), 'Key id.'), 'api-key'),
       field('name', string(), 'Key name.'),
       field('status', open({ occurs: ['active'], unknown: 'UNK-ENUM-SETS' }), 'Status; `active` occurs.'),
       field('expires_at', string('date-time-ms'), 'Expiry, ISO 8601 date-time with milliseconds.'),
@@ -186,12 +190,14 @@ export const resources: readonly Resource[] = [
   },
   {
     name: 'ValidatedKey',
-    doc: 'Result of key validation.',
+    doc: 'Result of key validation: the key the request is sent with.',
     cite: { section: `${R} > Validated key (result of validation)` },
+    // §Authentication 3: "`GET /validate` returns the key's `name`, `expires_at`, `company` and `status`".
+    describes: 'api-key',
     fields: [
       field('name', string(), 'Key name.'),
       field('expires_at', string('epoch-ms-string'), 'Expiry, epoch milliseconds as decimal digits in a string.'),
-      field('company', string('uuid'), 'Company id.'),
+      referring(field('company', string('uuid'), 'Company id.'), 'company'),
       field('status', open({ occurs: ['active'], unknown: 'UNK-ENUM-SETS' }), 'Status; `active` occurs.'),
     ],
   },
@@ -203,7 +209,7 @@ export const resources: readonly Resource[] = [
       field(
         'user',
         object(
-          field('id', string('uuid'), 'User id.'),
+          identifying(field('id', string('uuid'), 'User id.'), 'company-user'),
           field('email', string('email'), 'E-mail address.'),
           field('image', string('url'), 'Image URL.'),
           field('full_name', string(), 'Full name.'),

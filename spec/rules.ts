@@ -169,6 +169,37 @@ export const rules: readonly Rule[] = [
     scope: { endpoints: ['createWpAdminUser', 'checkWpAdminUserExists'] },
   },
   {
+    id: 'FACTS-AGREE',
+    title: 'Facts the document shows in two places agree',
+    statement:
+      "What the document shows twice is one fact: the fields of a thing (found by its id) in every answer that shows it (a site's environment summaries and the environments list, a domain wherever it is listed, the environment an answer about `{env_id}` describes); the id of what the request names, in an answer about it; a reference to what the answer is about (a domain's `site_id` in its site's answer); the company of a key (`GET /validate`'s `company`, and `company_id` of every site the key reads, \"an API key of the company\"); the key `GET /validate` describes, among its company's keys (\"Company API keys are listed by `GET /company/{id}/api-keys`\"). Read close together (discovery's reads, before the run changes anything), each agrees (ASM-FACTS-SHOWN-TWICE).",
+    cite: { section: 'Resources and fields', quote: 'Site-environment summary (id, name, display_name, is_premium: boolean, is_blocked: boolean, domains: array of Domain, primaryDomain: Domain)' },
+    scope: 'shows-facts',
+  },
+  {
+    id: 'NO-KEY-ECHO',
+    title: "Answers never carry the caller's API key (a security failure: OWASP API3:2023)",
+    statement:
+      "`<API_KEY>` is an API key of the company, sent in the `Authorization` header; no field of the document holds a key (an API key list item and the validated key carry its id, name, status, expiry and company). An answer that carries the valid key its request was sent with, in any header or body, exposes the credential to every log, cache and client on the way: a security failure (OWASP API3:2023, excessive data exposure), not a statement of the document (ASM-KEY-NOT-SERVED). An echo of a key the target refused is a warning.",
+    cite: { section: 'Authentication', quote: 'where `<API_KEY>` is an API key of the company' },
+    scope: 'all',
+  },
+  {
+    id: 'ACK-IN-PROGRESS',
+    title: "An acknowledgement's message says the action is in progress",
+    statement: 'An asynchronous action that is accepted is reported as in progress through its 202 message. (Webroot change: the 202 message says the change is in progress.)',
+    cite: { section: 'States and transitions', quote: 'An asynchronous action that is accepted is reported as in progress through its 202 message.' },
+    scope: 'acks',
+  },
+  {
+    id: 'ERR-MESSAGE',
+    title: "An error's message states its status's meaning",
+    statement:
+      '| Status | Message meaning | Condition |: 400 "Bad request format", 401 "No or invalid API key provided", 404 "Could not find data or the user does not have permissions to retrieve it", 500 "Error occurred while processing the request". A message that states another status\'s meaning and none of its own contradicts the table; one that states neither is a warning (ASM-MESSAGE-WORDS). The 401 wording is AUTH-401\'s.',
+    cite: { section: 'Errors', quote: 'Message meaning' },
+    scope: 'all',
+  },
+  {
     id: 'BASE-PATH',
     title: 'The base path ends in the version segment `/v2`',
     statement: 'the path of {base_url} ends in the version segment `/v2`',
