@@ -29,10 +29,16 @@ import { renderJobSummary } from './report/job-summary.ts';
 import { createProgress } from './report/progress.ts';
 import { renderJson } from './report/json.ts';
 import { renderJunit } from './report/junit.ts';
-import { runConformance, type Suite } from './runner.ts';
+import { runConformance, type FailureWanted, type Suite } from './runner.ts';
 import type { Report, Target } from './types.ts';
 
 const PREFIX = 'hosted-site-contract conform';
+
+/** A base URL on this machine (127.0.0.0/8, ::1, localhost): its access logs are the user's own. */
+export function isLoopback(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
 
 export interface ConformIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -42,6 +48,8 @@ export interface ConformIo {
   readonly suite?: Suite;
   /** The process's sanitizer (the CLI's dispatcher passes its own); default: a new one. */
   readonly sanitizer?: Sanitizer;
+  /** A failure whose finding ends the run's sending (the self-test's fault runs). */
+  readonly stopWhenFound?: FailureWanted;
 }
 
 const defaultIo = (): ConformIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
@@ -99,7 +107,8 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     let other: Discovery | undefined;
     try {
       main = await discover({ baseUrl: endpoints.baseUrl, ...endpoints.main, send, label: '--site-id', allowLive });
-      if (endpoints.other) other = await discover({ baseUrl: endpoints.baseUrl, ...endpoints.other, send, label: '--other-site-id', allowLive });
+      // Under a budget the second company is explored only as far as isolation needs: one environment.
+      if (endpoints.other) other = await discover({ baseUrl: endpoints.baseUrl, ...endpoints.other, send, label: '--other-site-id', allowLive, ...(budget.bounded ? { maxEnvironments: 1 } : {}) });
     } catch (error) {
       if (!(error instanceof DiscoveryError)) throw error;
       progress.end();
@@ -115,6 +124,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       allowDestructive: options.allowDestructive || mock !== undefined,
       allowLive,
       embedded: mock !== undefined,
+      keyInUrl: mock !== undefined || options.allowKeyInUrl || isLoopback(endpoints.baseUrl),
     };
     const report = await runConformance({
       target,
@@ -134,10 +144,12 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       // Against an external target, the plan is said before the first probe: it may take long.
       ...(mock ? {} : { onPlan: (plan: RunPlan) => planLines(plan, forecastOf(plan, DEFAULT_SHRINK_BUDGET.perRun), send.pacing(), budget).forEach((line) => progress.say(line)) }),
       notes: [...main.notes, ...(other?.notes.map((n) => n.replace(/^discovery:/, 'discovery (other company):')) ?? []), ...[liveSafetyNote(target)].filter((n) => n !== undefined)],
-      priorRequests: main.requests + (other?.requests ?? 0),
+      prior: [...main.exchanges, ...(other?.exchanges ?? [])],
+      ...(io.stopWhenFound ? { stopWhenFound: io.stopWhenFound } : {}),
       startedAt,
       reportOptions: {
         allowLive,
+        keyInUrl: target.keyInUrl === true,
         timeoutMs: options.timeoutMs,
         rate: options.rate ?? 'auto',
         maxRequests: options.maxRequests ?? null,
@@ -203,9 +215,9 @@ function overflowed(why: string, stderr: SanitizedStream, progress: { end: () =>
 }
 
 async function checkedVariant(name: string) {
-  const { catalogue } = await import('../mock/variants/index.ts');
+  const { allVariants } = await import('../mock/variants/index.ts');
   // (LETTER_VARIANT is in the catalogue, so --strict always finds its mock.)
-  const variant = catalogue.find((v) => v.name === name);
+  const variant = allVariants().find((v) => v.name === name);
   if (!variant) throw new UsageError(`--mock-variant: no variant named '${name}' (list them with: hosted-site-contract self-test --list)`);
   return variant;
 }

@@ -34,6 +34,8 @@ export interface DiscoveryInput {
    * properties act on may then be a live environment's. Default: never.
    */
   readonly allowLive?: boolean;
+  /** Environments explored at most (default `MAX_EXPLORED_ENVIRONMENTS`): a run under a budget explores the second company's first only. */
+  readonly maxEnvironments?: number;
 }
 
 export interface Discovery {
@@ -42,6 +44,8 @@ export interface Discovery {
   readonly notes: readonly string[];
   /** Requests discovery sent. */
   readonly requests: number;
+  /** Every exchange it had, in order: the run judges them as it judges its own (every answer is judged). */
+  readonly exchanges: readonly Exchange[];
 }
 
 type Json = Record<string, unknown>;
@@ -73,6 +77,7 @@ export const MAX_EXPLORED_DOMAINS = 40;
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const label = input.label ?? '--site-id';
   const notes: string[] = [];
+  const exchanges: Exchange[] = [];
   let requests = 0;
   /** One read of the model, its path ids named by what they refer to, built by the request kit. */
   const read = async (location: Location, ids: Ids = {}): Promise<Exchange> => {
@@ -81,10 +86,12 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     // Discovery names every id its reads refer to: a reason here is a bug, not the target's doing.
     if (!built.ok) throw new Error(`discovery cannot build ${operation(e)}: ${built.reason}`);
     const { drawn: _, ...parts } = built.value[0]!;
-    const probe = makeProbe(input, 'INPUT-ACCEPT', 'valid', `discovery: ${operation(e)}`, { endpoint: e, credentials: bearer(input.apiKey), ...parts });
+    // Read before the run sends anything that could change the data: what it shows is comparable (FACTS-AGREE).
+    const probe = { ...makeProbe(input, 'INPUT-ACCEPT', 'valid', `discovery: ${operation(e)}`, { endpoint: e, credentials: bearer(input.apiKey), ...parts }), snapshot: true as const };
     requests++;
     const exchange = await input.send(probe);
     requests += exchange.throttled;
+    exchanges.push(exchange);
     return exchange;
   };
   /** The items a list read gives; undefined (and a note) when it gives none. */
@@ -152,8 +159,9 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     return uniqueById([env, ...(summary ? [summary] : [])].flatMap((e) => [at(e, 'primaryDomain'), ...arrayAt(e, 'domains')]).filter(isObject));
   };
   const preferred = preferenceOrder(envs);
-  if (preferred.length > MAX_EXPLORED_ENVIRONMENTS) {
-    notes.push(`discovery: explored the first ${MAX_EXPLORED_ENVIRONMENTS} of ${preferred.length} environments (in the order actions prefer them)`);
+  const explored = Math.max(1, Math.min(input.maxEnvironments ?? MAX_EXPLORED_ENVIRONMENTS, MAX_EXPLORED_ENVIRONMENTS));
+  if (preferred.length > explored) {
+    notes.push(`discovery: explored the first ${explored} of ${preferred.length} environments (in the order actions prefer them)${explored < MAX_EXPLORED_ENVIRONMENTS ? ' (the run has a budget)' : ''}`);
   }
 
   // 4. Every environment: its domains and their records, its backups and additional SFTP accounts.
@@ -164,7 +172,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const recordsOf = new Map<Place, unknown[]>();
   /** Each place's additional SFTP accounts as discovery listed them (STATE-SFTP-REMOVE compares). */
   const accountsOf = new Map<Place, unknown[]>();
-  for (const env of preferred.slice(0, MAX_EXPLORED_ENVIRONMENTS)) {
+  for (const env of preferred.slice(0, explored)) {
     const envId = str(env.id)!;
     const domains = domainsOf(env);
     let chosen: { id: string; name?: string; record?: { type: string; name: string }; records?: unknown[] } | undefined;
@@ -255,7 +263,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       userId,
     }),
   };
-  return { ids, notes, requests };
+  return { ids, notes, requests, exchanges };
 }
 
 /** A kind of data actions name, where they take it from (or why nowhere), and how notes name them. */

@@ -131,6 +131,7 @@ export interface RowFailures {
 export class FailureLog {
   readonly #cap: number;
   readonly #slim: (failure: RawFailure) => RawFailure;
+  readonly #found: ((rules: readonly RuleId[], operation: string) => void) | undefined;
   readonly #groups = new Map<string, Group>();
   readonly #pairs = new Map<string, Pair>();
   #seq = 0;
@@ -138,10 +139,14 @@ export class FailureLog {
   #violations = 0;
   #occurrences = 0;
 
-  /** `slim` copies what a kept failure needs (a capped excerpt of its answer), once per occurrence kept. */
-  constructor(cap: number, slim: (failure: RawFailure) => RawFailure) {
+  /**
+   * `slim` copies what a kept failure needs (a capped excerpt of its answer), once per occurrence
+   * kept; `found` hears of each failure (error severity) as it is recorded.
+   */
+  constructor(cap: number, slim: (failure: RawFailure) => RawFailure, found?: (rules: readonly RuleId[], operation: string) => void) {
     this.#cap = cap;
     this.#slim = slim;
+    this.#found = found;
   }
 
   /** Distinct failures recorded (error severity), listed or not. */
@@ -159,9 +164,14 @@ export class FailureLog {
     return this.#occurrences;
   }
 
-  /** Records a failure found at `order` (the probe's index; scenarios come after). */
-  record(order: number, failure: RawFailure): void {
+  /**
+   * Records a failure found at `order` (the probe's index; scenarios come after). `onlyNew`: a
+   * replay of a failure's own request made smaller (shrinking): a symptom already recorded is that
+   * failure again, not another occurrence; only a new one is recorded.
+   */
+  record(order: number, failure: RawFailure, onlyNew = false): void {
     const key = symptomKey(failure);
+    if (onlyNew && this.#groups.has(key)) return;
     let group = this.#groups.get(key);
     if (!group) {
       group = { rules: [...rulesOf(failure)], operation: failure.operation, severity: severityOf(failure), occurrences: 0, first: Infinity, firstSeq: 0, kept: [], listedIn: 0 };
@@ -173,7 +183,10 @@ export class FailureLog {
       group.rules = inRuleOrder([...group.rules, ...added]);
       if (group.severity === 'error') this.#violations += added.length;
     }
-    if (group.severity === 'error') this.#occurrences++;
+    if (group.severity === 'error') {
+      this.#occurrences++;
+      this.#found?.(group.rules, group.operation);
+    }
     const seq = this.#seq++;
     group.occurrences++;
     if (order < group.first) [group.first, group.firstSeq] = [order, seq];

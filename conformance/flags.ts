@@ -28,6 +28,8 @@ export const conformFlags: readonly string[] = [
   '                        destructive ones stay off the live environment (a site reset: off a site that has one)',
   '--allow-live            with --allow-destructive: destructive requests may also act on the live environment where',
   '                        no other holds what they need, and reset a site that has one (always on for the mock)',
+  '--allow-key-in-url      AUTH-BEARER may send the real key in query parameters (?access_token=, ?api_key=, ...),',
+  '                        which a target\'s access logs record; without it only a loopback target (and the mock) gets them',
   `--seed N                seed of the generated requests (default ${DEFAULT_SEED}, fixed so runs repeat; failures name it)`,
   `--runs N                examples per property (default ${DEFAULT_RUNS}); with --allow-destructive each action gets up to N`,
   '                        valid requests: lower it (e.g. --runs 5) against a live API',

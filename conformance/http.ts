@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { servesSecret } from '../spec/queries.ts';
+import { echoesOf } from './checks/credentials.ts';
 import { clip, learnExchange, markLearned, readAnswer } from './body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import { RunBudget } from './schedule/budget.ts';
@@ -148,7 +149,9 @@ export function createTransport(options: TransportOptions): Transport {
     const headers = flattenHeaders(raw.headers);
     const text = bodyText(raw.bytes, raw.cut, headers['content-encoding']);
     const { secrets, ...answer } = readAnswer({ text, headers, cut: raw.cut, cap: bodyCap, servesSecret: secretServed });
-    const response: ProbeResponse = { status: raw.status, headers, ...answer, ms: Math.round(performance.now() - started) };
+    // Read from the raw text, before a withheld body is described instead.
+    const echoes = echoesOf(req, text, headers);
+    const response: ProbeResponse = { status: raw.status, headers, ...answer, ...(echoes.length ? { echoes } : {}), ms: Math.round(performance.now() - started) };
     if (options.sanitizer) {
       options.sanitizer.learnValues(secrets, 'served');
       markLearned(options.sanitizer, response);

@@ -29,6 +29,8 @@ export interface ConformOptions {
   readonly allowDestructive: boolean;
   /** Destructive requests may act on a live environment (--allow-live; needs --allow-destructive against --base-url). */
   readonly allowLive: boolean;
+  /** The real key may travel in a URL (--allow-key-in-url): AUTH-BEARER's query carriers on a target that is not loopback. */
+  readonly allowKeyInUrl: boolean;
   readonly seed: number;
   readonly runs: number;
   readonly timeoutMs: number;
@@ -210,6 +212,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     'other-site-id': { type: 'string' },
     'allow-destructive': { type: 'boolean' },
     'allow-live': { type: 'boolean' },
+    'allow-key-in-url': { type: 'boolean' },
     seed: { type: 'string' },
     runs: { type: 'string' },
     'timeout-ms': { type: 'string' },
@@ -267,6 +270,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     ...(other ? { other } : {}),
     allowDestructive: flags['allow-destructive'] ?? false,
     allowLive: flags['allow-live'] ?? false,
+    allowKeyInUrl: flags['allow-key-in-url'] ?? false,
     seed: parseSeed(flags.seed),
     runs: positiveInt('--runs', flags.runs, DEFAULT_RUNS, 10_000),
     timeoutMs: positiveInt('--timeout-ms', flags['timeout-ms'], DEFAULT_TIMEOUT_MS, 600_000),

@@ -8,6 +8,7 @@ import { api } from '../spec/api.ts';
 import type { RuleId } from '../spec/model.ts';
 import { endpoint, inScope, operation } from '../spec/queries.ts';
 import { MAX_FAILURES_PER_PAIR, MAX_TIMEOUTS_IN_A_ROW, runConformance, type Suite } from './runner.ts';
+import { RunBudget } from './schedule/budget.ts';
 import type { Check, Exchange, Probe, ProbeResponse, Scenario, Send, Skip, Target } from './types.ts';
 
 const stubTarget: Target = {
@@ -119,6 +120,31 @@ describe('runConformance', () => {
     expect(report.checks.find((c) => c.rule === 'AUTH-401' && c.operation === 'GET /sites/{site_id}/environments')).toMatchObject({ outcome: 'passed', exchanges: 10 });
   });
 
+  it('stopWhenFound: sending ends once that failure is found (others found before it do not end it), and the report says why', async () => {
+    const probes = [
+      ...Array.from({ length: 10 }, (_, i) => probe('AUTH-401', 'getSite', `no key ${i}`)),
+      probe('AUTH-401', 'listEnvironments', 'bad on another operation'),
+      ...Array.from({ length: 10 }, (_, i) => probe('AUTH-401', 'getSite', `no key again ${i}`)),
+      probe('AUTH-401', 'getSite', 'bad one'),
+      ...Array.from({ length: 40 }, (_, i) => probe('AUTH-401', 'getSite', `no key after ${i}`)),
+    ];
+    const sent: string[] = [];
+    // As the transport does: a request the budget cannot cover is not sent.
+    const budget = new RunBudget();
+    const send: Send = async (p) => {
+      const spent = budget.take();
+      if (spent) return { probe: p, failure: { kind: 'budget', message: `not sent: ${spent}`, ms: 0 }, throttled: 0 };
+      sent.push(p.title);
+      return fakeSend(p);
+    };
+    const report = await runConformance({ target: stubTarget, seed: 7, runs: 1, options: { strict: false }, send, budget, suite: suite(probes), concurrency: 1, stopWhenFound: { rule: 'AUTH-401', operation: 'GET /sites/{site_id}' } });
+    expect(report.failures.map((f) => f.probe).sort()).toEqual(['bad on another operation', 'bad one']);
+    // One at a time: nothing after the failure looked for goes out.
+    expect(sent.at(-1)).toBe('bad one');
+    expect(sent.length).toBeLessThan(probes.length);
+    expect(report.notes.join('\n')).toMatch(/stopped once AUTH-401 on GET \/sites\/\{site_id\} was found/);
+  });
+
   it('keeps failures in probe order of their first occurrence whatever order the answers come in', async () => {
     const probes = Array.from({ length: 30 }, (_, i) => probe('AUTH-401', i % 2 ? 'getSite' : 'listEnvironments', `bad ${String(i).padStart(2, '0')} status ${400 + (i % 6)}`));
     const view = (r: Awaited<ReturnType<typeof run>>) => r.failures.map((f) => [f.probe, f.occurrences, f.examples?.map((e) => e.probe)]);
@@ -218,7 +244,7 @@ describe('runConformance', () => {
     expect(report.ok).toBe(true);
   });
 
-  it('runs scenarios after the probes, judges their exchanges, and a failed scenario fails the row of its action once; its read row says where', async () => {
+  it('runs scenarios after the probes, judges their exchanges, and a failed scenario fails the rows of its action and of its read, once each (which of the two is wrong, no answer tells)', async () => {
     const order: string[] = [];
     const send: Send = (p) => (order.push(p.title), fakeSend(p));
     const report = await run(
@@ -244,15 +270,12 @@ describe('runConformance', () => {
       send,
     );
     expect(order).toEqual(['no key', 'bad inside scenario']);
-    expect(report.failures.map((f) => `${f.rule} ${f.title}`)).toEqual(['AUTH-401 bad bad inside scenario', 'STATE-SFTP-REMOVE still listed']);
+    expect(report.failures.map((f) => `${f.rule} ${f.title}`)).toEqual(['AUTH-401 bad bad inside scenario', 'STATE-SFTP-REMOVE still listed', 'STATE-SFTP-REMOVE still listed']);
     const rows = report.checks.filter((c) => c.rule === 'STATE-SFTP-REMOVE');
     const action = 'DELETE /sites/environments/additional-sftp-accounts/{sftp_account_id}';
-    const read = rows.find((r) => r.operation !== action)!;
-    expect(rows.find((r) => r.operation === action)).toMatchObject({ outcome: 'failed', failures: 1, occurrences: 1 });
-    expect(read).toMatchObject({ operation: 'GET /sites/environments/{env_id}/additional-sftp-accounts', outcome: 'passed' });
-    expect(read.failures).toBeUndefined();
-    expect(read.reason).toContain(`counted on the row of the action it is about, ${action}`);
-    expect(report.failures.find((f) => f.rule === 'STATE-SFTP-REMOVE')).toMatchObject({ operation: action, occurrences: 1 });
+    const readOp = 'GET /sites/environments/{env_id}/additional-sftp-accounts';
+    for (const op of [action, readOp]) expect(rows.find((r) => r.operation === op)).toMatchObject({ outcome: 'failed', failures: 1, occurrences: 1 });
+    expect(report.failures.filter((f) => f.rule === 'STATE-SFTP-REMOVE').map((f) => f.operation)).toEqual([action, readOp]);
     // Every distinct failure counts once per rule it broke, on its own operation's row.
     expect(report.checks.reduce((n, c) => n + (c.failures ?? 0), 0)).toBe(report.summary.ruleViolations);
   });

@@ -7,6 +7,7 @@
  * or the budget left without an answer judges nothing) and report (run/report.ts).
  */
 import type { RuleId } from '../spec/model.ts';
+import { operation } from '../spec/queries.ts';
 import { keySecret, Sanitizer, type Secret } from '../sanitize/sanitizer.ts';
 import { DEFAULT_CONCURRENCY } from './flags.ts';
 import { nearMissSecrets } from './probes/near-miss.ts';
@@ -15,9 +16,9 @@ import { RunBudget } from './schedule/budget.ts';
 import type { PacerStats } from './schedule/pacer.ts';
 import { executeRun, type Progress } from './run/execute.ts';
 import { RunJudge } from './run/judge.ts';
-import { planRun, type RunPlan } from './run/plan.ts';
+import { planRun, requestKey, type RunPlan } from './run/plan.ts';
 import { buildReport, excerpt, MAX_FAILURES_PER_PAIR } from './run/report.ts';
-import type { Check, CheckContext, CheckOptions, Probe, ProbeContext, ProbeSource, Report, ScenarioSource, Send, Target } from './types.ts';
+import type { Check, CheckContext, CheckOptions, Exchange, Probe, ProbeContext, ProbeSource, Report, ScenarioSource, Send, Target } from './types.ts';
 
 export { MAX_TIMEOUTS_IN_A_ROW, type Progress } from './run/execute.ts';
 export { FAILURE_TEXT_CAP, MAX_FAILURES_PER_PAIR } from './run/report.ts';
@@ -27,6 +28,12 @@ export interface Suite {
   readonly checks: readonly Check[];
   readonly probeSources: readonly ProbeSource[];
   readonly scenarioSources: readonly ScenarioSource[];
+}
+
+/** A failure looked for: the rule it breaks, on the operation (`GET /sites/{site_id}`). */
+export interface FailureWanted {
+  readonly rule: RuleId;
+  readonly operation: string;
 }
 
 export interface RunInput {
@@ -43,8 +50,10 @@ export interface RunInput {
   readonly onProgress?: (progress: Progress) => void;
   /** Notes from before the run (discovery), listed first. */
   readonly notes?: readonly string[];
-  /** Requests sent before the run (discovery), counted in the report's total. */
+  /** Requests sent before the run (discovery), counted in the report's total, besides those of `prior`. */
   readonly priorRequests?: number;
+  /** Exchanges before the run (discovery's): judged first, by every check, their requests counted. */
+  readonly prior?: readonly Exchange[];
   /** When the run began (epoch ms), if before the runner (discovery); default: now. */
   readonly startedAt?: number;
   /** Options to record in the report besides those the runner knows. */
@@ -59,6 +68,11 @@ export interface RunInput {
   readonly budget?: RunBudget;
   /** Called once the run is planned, before its first probe (the CLI states the plan). */
   readonly onPlan?: (plan: RunPlan) => void;
+  /**
+   * A failure that, once found, ends the run's sending (the self-test's fault runs: whether the
+   * fault is caught is then decided). Shrinking stops with it; clean-up still runs.
+   */
+  readonly stopWhenFound?: FailureWanted;
   /** What the run's pacer learned (the transport's), for the report. */
   readonly pacing?: () => PacerStats;
   /** How long until a probe may go (the transport's pacer), so a paused key does not hold every worker. */
@@ -75,9 +89,16 @@ export function secretsOf(target: Target): Secret[] {
   ];
 }
 
-/** Clean-up requests kept per state property under --max-requests, and time kept for them all under --max-duration (each at most a tenth). */
+/** Clean-up requests kept under --max-requests per state property (the DNS property's removals of its probe records), and time under --max-duration (each at most a tenth). */
 const CLEANUP_RESERVE_REQUESTS = 20;
 const CLEANUP_RESERVE_MS = 15_000;
+
+/** Stops the run's sending once `wanted` is found: nothing sent after it changes that it was. */
+const stopWhen =
+  (wanted: FailureWanted, budget: RunBudget) =>
+  (rules: readonly RuleId[], operation: string): void => {
+    if (operation === wanted.operation && rules.includes(wanted.rule)) budget.stop(`stopped once ${wanted.rule} on ${wanted.operation} was found`);
+  };
 
 export async function runConformance(input: RunInput): Promise<Report> {
   const startedAt = input.startedAt ?? Date.now();
@@ -88,12 +109,20 @@ export async function runConformance(input: RunInput): Promise<Report> {
   const sanitizer = input.sanitizer ?? new Sanitizer();
   for (const secret of secretsOf(target)) sanitizer.add(secret);
   const context: ProbeContext = { target, seed, runs, options };
-  const checkContext: CheckContext = { options };
+  const checkContext: CheckContext = { options, validKeys: [target.main.apiKey, ...(target.other ? [target.other.apiKey] : [])] };
   const budget = input.budget ?? new RunBudget();
   const keep = (exchange: Parameters<typeof excerpt>[0]) => excerpt(exchange, sanitizer);
 
   // ---- Plan ------------------------------------------------------------------------------
-  const plan = planRun(suite, context, ruleSet, budget.bounded);
+  // Rows discovery's answers judged already need no first probe of their own under a budget, and
+  // a request discovery sent as it is would only be sent again.
+  const prior = input.prior ?? [];
+  const plan = planRun(suite, context, ruleSet, budget.bounded, {
+    rows: new Set(prior.map((x) => `${x.probe.rule} ${operation(x.probe.endpoint)}`)),
+    requests: new Set(prior.map((x) => requestKey(x.probe.request))),
+  });
+  // Keys derived from the real one are learned before anything is sent or printed (shrinking's, as it sends them).
+  for (const { probe } of plan.probes) for (const secret of probe.secrets ?? []) sanitizer.add(secret);
   if (plan.scenarios.length) budget.reserve(CLEANUP_RESERVE_REQUESTS * plan.scenarios.length, CLEANUP_RESERVE_MS);
   input.onPlan?.(plan);
 
@@ -108,7 +137,10 @@ export async function runConformance(input: RunInput): Promise<Report> {
     keep,
     priorRequests: input.priorRequests ?? 0,
     skips: [...plan.skips],
+    ...(input.stopWhenFound ? { found: stopWhen(input.stopWhenFound, budget) } : {}),
   });
+  // Every answer is judged: discovery's first, in the order received.
+  prior.forEach((exchange, i) => judge.judge(exchange, i - prior.length));
   const execution = await executeRun({
     plan,
     judge,
@@ -135,7 +167,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     concurrency,
     failOnSkip: input.failOnSkip === true,
     startedAt,
-    notes: input.notes ?? [],
+    notes: [...(input.notes ?? []), ...(input.stopWhenFound && budget.stopped ? [`${budget.stopped}: what was left of the run was not sent`] : [])],
     reportOptions: input.reportOptions ?? {},
     sanitizer,
     plan,

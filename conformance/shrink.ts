@@ -17,6 +17,7 @@ import type fc from 'fast-check';
 import type { RuleId } from '../spec/model.ts';
 import { count } from './checks/values.ts';
 import { answerOf, mergeVerdicts } from './failures.ts';
+import { requestKey } from './run/plan.ts';
 import { notJudged, type Check, type CheckContext, type Exchange, type Probe, type ProbeRequest, type Send, type ShrinkNote, type ShrinkSummary, type Verdict } from './types.ts';
 
 /** Extra requests one failure may spend on shrinking. */
@@ -103,7 +104,6 @@ export function sameSafetyClass(original: Probe, candidate: Probe): boolean {
   );
 }
 
-const requestKey = (r: ProbeRequest) => JSON.stringify([r.method, r.url, r.headers, r.body ?? null]);
 
 /** A sent candidate, judged under every rule being shrunk, as a failure would keep it. */
 interface Judged {

@@ -4,6 +4,8 @@
  */
 import type fc from 'fast-check';
 import type { Endpoint, RuleId } from '../spec/model.ts';
+import type { Secret } from '../sanitize/sanitizer.ts';
+import type { Echo } from './checks/credentials.ts';
 
 /** A request as the suite means to send it; `url` is absolute, `body` the exact bytes as text. */
 export interface ProbeRequest {
@@ -29,6 +31,8 @@ export interface ProbeResponse {
   readonly jsonError?: string;
   /** The body was not read for what it is: cut at the size cap, nested too deep, or content-encoded. */
   readonly unread?: 'cut' | 'deep' | 'encoded';
+  /** Where the answer carries back a credential its request was sent with, found in its raw bytes (NO-KEY-ECHO); never the value. */
+  readonly echoes?: readonly Echo[];
   readonly ms: number;
 }
 
@@ -76,6 +80,22 @@ export interface Probe {
   readonly generated?: Generated;
   /** It undoes what the run added (a state property's clean-up): it may spend the share of the run's budget kept for that. */
   readonly cleanup?: true;
+  /**
+   * The mutation operator (spec/operators) its input comes from: `drawn` when fast-check drew it,
+   * not when it is the operator's canonical value. A budget sends canonical values first, by rank.
+   */
+  readonly operator?: ProbeOperator;
+  /** Keys derived from the real one that the request carries: the sanitizer learns them before it is sent. */
+  readonly secrets?: readonly Secret[];
+  /** A read taken before anything that could change the data is sent (discovery's and the snapshot's): FACTS-AGREE compares these. */
+  readonly snapshot?: true;
+}
+
+/** Which operator a probe's input comes from. */
+export interface ProbeOperator {
+  readonly id: string;
+  readonly rank: number;
+  readonly drawn: boolean;
 }
 
 /**
@@ -134,6 +154,12 @@ export interface CheckOptions {
 
 export interface CheckContext {
   readonly options: CheckOptions;
+  /**
+   * The keys the run knows to be valid (the companies' own): a request's credential is the
+   * caller's valid key when it is one of them. Absent (the proxy, which is given no key): a
+   * credential is taken as valid where the answer is not 401.
+   */
+  readonly validKeys?: readonly string[];
 }
 
 /** A check's judgement of one exchange; undefined means it passed. */
@@ -142,6 +168,11 @@ export interface Verdict {
   readonly message: string;
   /** Warnings are reported but do not fail the run (e.g. a 401 message whose meaning differs). */
   readonly severity?: 'error' | 'warning';
+  /**
+   * Earlier exchanges the verdict is as much about (two answers that disagree: which one is wrong,
+   * no answer tells): the rule fails on their operations too, with the same words.
+   */
+  readonly alsoOn?: readonly Exchange[];
 }
 
 /**
@@ -175,6 +206,8 @@ export interface Failure {
   readonly message: string;
   readonly severity: 'error' | 'warning';
   readonly probe: string;
+  /** The mutation operator the probe's input came from (spec/operators), where it came from one. */
+  readonly operator?: string;
   readonly request: ProbeRequest;
   readonly response?: ProbeResponse;
   readonly transport?: TransportFailure;
@@ -291,6 +324,12 @@ export interface CheckSummary {
   readonly occurrences?: number;
   /** Why it was skipped, or notes such as the conflicts it accepted either side of. */
   readonly reason?: string;
+  /**
+   * The mutation operators whose probes this row's own rule judged, with how many (canonical and
+   * drawn): how deep a passing row looked. Absent where its probes came from none (or it judges
+   * other rules' probes).
+   */
+  readonly operators?: readonly { readonly id: string; readonly probes: number }[];
 }
 
 /** How much of one rule the run judged: its rows (in-scope operations) checked, and why the others were not. */
@@ -478,6 +517,11 @@ export interface Target {
   readonly allowLive?: boolean;
   /** The target is the embedded mock (destructive requests allowed by default). */
   readonly embedded: boolean;
+  /**
+   * The real key may be sent in a URL (query carriers of AUTH-BEARER): on for a loopback target
+   * (whose logs are the user's own) and the mock, or with --allow-key-in-url. Absent: never.
+   */
+  readonly keyInUrl?: boolean;
 }
 
 export interface ProbeContext {

@@ -12,6 +12,7 @@ import { formatRegex } from '../spec/formats.ts';
 import type { Endpoint, FieldType, RuleId } from '../spec/model.ts';
 import { withMeaning } from '../spec/codes.ts';
 import { operation } from '../spec/queries.ts';
+import { namesKeyCarrier } from '../spec/operators/credentials.ts';
 import { meantField, omittedFieldsWarning, unknownFieldsWarning } from './body-warnings.ts';
 import { BAD_REQUEST, badRequest, HttpError, NOT_AN_ENDPOINT, notFound, unknownEndpoint } from './errors.ts';
 import { MAX_BODY_BYTES, MOCK_EXP_INTERVALS, watchesUnmarkedFields, type UnmarkedFields } from './policy.ts';
@@ -309,19 +310,21 @@ export function judgeClientRequest(request: MockRequest, options: { readonly bod
   return { endpoint, credentials: credentials.kind, problems };
 }
 
-/** Header and query names clients put a key under when not as a bearer token. */
-const KEY_HEADER = /^(x-)?(api[-_]?key|auth[-_]?token|access[-_]?token|token)$/i;
-const KEY_PARAM = /^(api[-_]?key|key|token|access[-_]?token|auth)$/i;
+/** The names of a `Cookie` header's cookies. */
+const cookieNames = (cookie: string | string[] | undefined): string[] =>
+  [cookie ?? []].flat().flatMap((c) => c.split(';')).map((pair) => pair.split('=')[0]!.trim()).filter(Boolean);
 
 /** How a request carries its credentials, and what is wrong with that, in words that never show the key. */
 function credentialsOf(request: MockRequest, query: URLSearchParams): { kind: Credentials; at?: string; problem?: string } {
   const authorization = request.headers.authorization;
   if (bearerKey(authorization) !== undefined) return { kind: 'bearer' };
-  const header = Object.keys(request.headers).find((name) => KEY_HEADER.test(name));
-  const param = [...query.keys()].find((name) => KEY_PARAM.test(name));
+  const header = Object.keys(request.headers).find((name) => name !== 'authorization' && namesKeyCarrier(name));
+  const param = [...query.keys()].find(namesKeyCarrier);
+  const cookie = cookieNames(request.headers.cookie).find(namesKeyCarrier);
   if (authorization === undefined || (typeof authorization === 'string' && /^\s*(bearer\s*)?$/i.test(authorization))) {
     if (header) return { kind: 'elsewhere', at: header, problem: `the key is sent in the ${header} header, not as a bearer token` };
     if (param) return { kind: 'elsewhere', at: `?${param}`, problem: 'the key is sent in the query, not as a bearer token' };
+    if (cookie) return { kind: 'elsewhere', at: `cookie ${cookie}`, problem: 'the key is sent in a cookie, not as a bearer token' };
     return { kind: 'missing', at: 'Authorization', problem: authorization === undefined ? 'missing' : 'holds no key' };
   }
   if (Array.isArray(authorization)) return { kind: 'elsewhere', at: 'Authorization', problem: 'sent more than once' };

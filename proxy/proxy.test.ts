@@ -15,6 +15,9 @@ import { callClient, rows, send, tenantOf, validRequest, type ApiRequest } from 
 import { discover } from '../conformance/discovery.ts';
 import { createTransport } from '../conformance/http.ts';
 import { validRequests } from '../conformance/probes/inputs.ts';
+import { authProbes } from '../conformance/probes/auth.ts';
+import { contextOf, mockTarget } from '../conformance/probes/test-target.ts';
+import type { Target } from '../conformance/types.ts';
 import { catalogue } from '../mock/variants/index.ts';
 import type { Variant } from '../mock/variant.ts';
 import { api } from '../spec/api.ts';
@@ -41,6 +44,10 @@ describe('a client that errs: each problem named on its side, its rule and where
     { name: 'no Authorization header', method: 'GET', path: () => `/sites/${site()}`, headers: { authorization: '' }, rule: 'AUTH-BEARER', at: 'Authorization', reason: /missing: every endpoint requires `Authorization: Bearer <API_KEY>`/ },
     { name: 'the key under the Basic scheme', method: 'GET', path: () => `/sites/${site()}`, headers: { authorization: 'Basic KEY' }, rule: 'AUTH-BEARER', at: 'Authorization', reason: /uses the scheme Basic, not Bearer/ },
     { name: 'the key with no scheme', method: 'GET', path: () => `/sites/${site()}`, headers: { authorization: 'KEY' }, rule: 'AUTH-BEARER', at: 'Authorization', reason: /is not `Bearer <API_KEY>`/ },
+    { name: 'the key with a second token after it', method: 'GET', path: () => `/sites/${site()}`, headers: { authorization: 'Bearer KEY extra' }, rule: 'AUTH-BEARER', at: 'Authorization', reason: /one key after the scheme, nothing else/ },
+    { name: 'the key in a cookie, no Authorization header', method: 'GET', path: () => `/sites/${site()}`, headers: { authorization: '', cookie: 'theme=dark; accessToken=KEY' }, rule: 'AUTH-BEARER', at: 'cookie accessToken', reason: /sent in a cookie, not as a bearer token/ },
+    { name: 'the bearer value in a forwarding header, no Authorization header', method: 'GET', path: () => `/sites/${site()}`, headers: { authorization: '', 'x-forwarded-authorization': 'Bearer KEY' }, rule: 'AUTH-BEARER', at: 'x-forwarded-authorization', reason: /sent in the x-forwarded-authorization header/ },
+    { name: 'the key in a query parameter', method: 'GET', path: () => `/sites/${site()}?api_key=KEY`, headers: { authorization: '' }, rule: 'AUTH-BEARER', at: '?api_key', reason: /sent in the query/ },
     { name: 'a path id that is no UUID', method: 'GET', path: () => '/sites/site-1', rule: 'READ-404', at: '{site_id}', reason: /is not a UUID/ },
     { name: 'a body field the document marks required, missing', method: 'POST', path: () => `/sites/environments/${env()}/ssh/change-expiration-interval`, body: '{}', rule: 'LIMIT-EXP-INTERVAL', at: '/exp_interval', reason: /is required \(the document marks it so\)/ },
     { name: 'a body field the document does not mark, omitted', method: 'POST', path: () => `/sites/environments/${env()}/run-wp-cli-command`, body: '{}', rule: 'INPUT-400', reason: /omitted body field wp_command: .*a server may require it.*UNK-BODY-MARKING/, severity: 'warning' },
@@ -57,9 +64,9 @@ describe('a client that errs: each problem named on its side, its rule and where
     run = await throughProxy(mock.url, [], async (url) => {
       for (const m of mistakes) {
         const headers: Record<string, string> = { authorization: `Bearer ${mock.fixtures.apiKey}`, ...(m.body !== undefined ? { 'content-type': 'application/json' } : {}), ...m.headers };
+        for (const [name, value] of Object.entries(headers)) headers[name] = value.replace(/\bKEY\b/, mock.fixtures.apiKey);
         if (headers.authorization === '') delete headers.authorization;
-        else headers.authorization = headers.authorization!.replace(/KEY$/, mock.fixtures.apiKey);
-        const res = await request(`${url}${m.path()}`, { method: m.method as 'GET', headers, ...(m.body !== undefined ? { body: m.body } : {}) });
+        const res = await request(`${url}${m.path().replace(/\bKEY$/, mock.fixtures.apiKey)}`, { method: m.method as 'GET', headers, ...(m.body !== undefined ? { body: m.body } : {}) });
         await res.body.text();
       }
     });
@@ -156,20 +163,27 @@ describe('the traffic, unchanged', () => {
  * the 401 wording, and 401 to a request without a bearer key.
  */
 const CLAIMED: ReadonlySet<RuleId> = new Set(['ERR-BODY', 'STATUS-SET', 'CONTENT-TYPE', 'ACK-202', 'OPID-SHAPE', 'OPID-KIND', 'RESPONSE-SCHEMA', 'NO-SERVER-ERROR', 'AUTH-401', 'AUTH-BEARER']);
-/** Keys almost right, or a scheme's spelling: only a request the suite makes itself can tell, as the proxy cannot know a key is wrong. */
-const NEAR_MISS_KEYS = /^auth-key-/;
+/**
+ * Keys almost right or unknown, or a scheme's spelling: only a request the suite makes itself can
+ * tell, as the proxy cannot know a key is wrong.
+ */
+const WRONG_KEYS = /^auth-key-|^real-auth-compares-shorter-length$|^blind-auth-invalid-key-/;
 
 /**
- * Traffic a client might send: every endpoint with valid inputs on the ids discovery finds (again
- * with non-ASCII free text, with each boolean the other way, and a GET that takes a body sent
- * without one, as fetch sends it),
- * with ids no one has, without a key, and with a body that breaks its schema. Where the layout
+ * Traffic a client might send: every endpoint with valid inputs on the ids discovery finds (an
+ * action sent twice, as a retry does; again with an apostrophe and non-ASCII in free text, with
+ * each boolean the other way, and a GET that takes a body sent without one, as fetch sends it),
+ * with ids no one has, without a key or with it carried as the suite's own AUTH probes carry it,
+ * and with a body that breaks its schema. Where the layout
  * holds no data to name, ids no one has stand in. `only`: that endpoint's requests alone.
  */
 async function everyKindOfRequest(url: string, mock: RunningMock, only?: Endpoint): Promise<void> {
   const transport = createTransport({ timeoutMs: 10_000 });
   const { ids } = await discover({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey, siteId: mock.fixtures.siteId, send: transport, allowLive: true }).finally(() => transport.close());
   const options = { apiKey: mock.fixtures.apiKey };
+  const target: Target = { ...mockTarget({ baseUrl: mock.url }), main: { apiKey: mock.fixtures.apiKey, ids }, keyInUrl: true };
+  // Those a proxy can tell from a client's request: a key of the right form is a key to it, right or not.
+  const keyCarriers = authProbes(contextOf(target, 1106, 1)).probes.filter((p) => (p.rule === 'AUTH-BEARER' || p.expect === 'unauthorized') && !/^Bearer \S+$/.test(p.request.headers.authorization ?? ''));
   const unknownIds = (endpoint: Endpoint) => Object.fromEntries(endpoint.pathParams.map((p) => [p.name, randomUUID()]));
   // Reads first: the actions after them change the data they read.
   const ordered = only ? [only] : [...api.endpoints].sort((a, b) => Number(a.effect !== 'read') - Number(b.effect !== 'read'));
@@ -179,21 +193,25 @@ async function everyKindOfRequest(url: string, mock: RunningMock, only?: Endpoin
     const body = parts?.body && 'json' in parts.body ? (parts.body.json as Record<string, unknown>) : undefined;
     const valid: ApiRequest = { endpoint, params: parts?.path ?? unknownIds(endpoint), query: parts?.query ?? {}, ...(body ? { body } : {}) };
     await send(url, valid, options);
+    // An action a client retries at once.
+    if (endpoint.effect !== 'read') await send(url, valid, options);
     const text = (endpoint.body ?? []).filter((f) => f.freeText && typeof body?.[f.name] === 'string');
-    if (text.length) await send(url, { ...valid, body: { ...body, ...Object.fromEntries(text.map((f) => [f.name, `${String(body![f.name])}-ü漢`])) } }, options);
+    if (text.length) await send(url, { ...valid, body: { ...body, ...Object.fromEntries(text.map((f) => [f.name, `${String(body![f.name])} O'Brien-ü漢`])) } }, options);
     const flags = (endpoint.body ?? []).filter((f) => typeof body?.[f.name] === 'boolean');
     if (flags.length) await send(url, { ...valid, body: { ...body, ...Object.fromEntries(flags.map((f) => [f.name, !body![f.name]])) } }, options);
     if (endpoint.method === 'GET' && body) await send(url, { endpoint, params: valid.params, query: valid.query }, options);
     if (endpoint.pathParams.length) await send(url, { ...valid, params: unknownIds(endpoint) }, options);
     await send(url, valid, { authorization: null });
-    for (const authorization of [`Basic ${mock.fixtures.apiKey}`, `Token ${mock.fixtures.apiKey}`, 'Bearer ']) await send(url, valid, { authorization });
-    await send(url, valid, { authorization: null, headers: { 'x-api-key': mock.fixtures.apiKey } });
-    await send(url, valid, { authorization: null, extraQuery: { api_key: mock.fixtures.apiKey } });
+    // The suite's own requests with the key missing or carried wrongly: what a client gets wrong.
+    for (const probe of keyCarriers.filter((p) => p.endpoint === endpoint)) {
+      const res = await request(probe.request.url.replace(mock.url, url), { method: probe.request.method, headers: probe.request.headers, ...(probe.request.body === undefined ? {} : { body: probe.request.body }) });
+      await res.body.dump();
+    }
     if (endpoint.body?.length) await send(url, valid, { ...options, rawBody: JSON.stringify(Object.fromEntries(endpoint.body.map((f) => [f.name, { not: 'this type' }]))) });
   }
 }
 
-const faults = catalogue.filter((v) => v.kind === 'fault' && v.rule !== undefined && CLAIMED.has(v.rule) && !NEAR_MISS_KEYS.test(v.name));
+const faults = catalogue.filter((v) => v.kind === 'fault' && v.rule !== undefined && CLAIMED.has(v.rule) && !WRONG_KEYS.test(v.name));
 
 describe('in front of each fault it claims to judge: the fault named on its rule and operation, on the server side', () => {
   it.each(faults.map((v) => [v.name, v] as const))('%s', async (_, variant: Variant) => {

@@ -195,7 +195,7 @@ export const rules: readonly Rule[] = [
     id: 'ERR-MESSAGE',
     title: "An error's message states its status's meaning",
     statement:
-      '| Status | Message meaning | Condition |: 400 "Bad request format", 401 "No or invalid API key provided", 404 "Could not find data or the user does not have permissions to retrieve it", 500 "Error occurred while processing the request". A message that states another status\'s meaning and none of its own contradicts the table; one that states neither is a warning (ASM-MESSAGE-WORDS). The 401 wording is AUTH-401\'s.',
+      '| Status | Message meaning | Condition |: 400 "Bad request format", 401 "No or invalid API key provided", 404 "Could not find data or the user does not have permissions to retrieve it", 500 "Error occurred while processing the request". A message that states another status\'s meaning in the table\'s own words and none of its own contradicts the table; one that states neither is a warning (ASM-MESSAGE-WORDS). The 401 wording is AUTH-401\'s.',
     cite: { section: 'Errors', quote: 'Message meaning' },
     scope: 'all',
   },

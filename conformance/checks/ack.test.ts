@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { api } from '../../spec/api.ts';
 import { responseArb } from '../../spec/arbitraries.ts';
-import { isAck } from '../../spec/queries.ts';
-import { ack202, operationIdShapeProblem, opidKind, opidShape } from './ack.ts';
+import { isAck, operationKinds } from '../../spec/queries.ts';
+import { ack202, KIND_SHAPE, operationIdShapeProblem, opidKind, opidShape } from './ack.ts';
 import { BASE_URL, expectJudgement, judge, exchange, TEST_UUID, type Case } from './testing.ts';
 
 const UUID = TEST_UUID;
@@ -70,9 +70,15 @@ describe('OPID-SHAPE', () => {
     expect(judge(opidShape, exchange({ ...cdn, json: ack(id) }), { options: { strict: false } })).toBe('pass');
   });
 
-  it('names no problem for any id of the right shape', () => {
+  it('names no problem for any id of the right shape: a kind written as the table writes its kinds, then a UUID', () => {
     expect(operationIdShapeProblem(`sftp-accounts:remove-additional-sftp-account-${UUID}`)).toBeUndefined();
-    expect(operationIdShapeProblem(`anything at all-${UUID}`)).toBeUndefined();
+    expect(operationIdShapeProblem(`Purge-Everything:now-${UUID}`)).toBeUndefined();
+    for (const kind of operationKinds) expect(KIND_SHAPE.test(kind), kind).toBe(true);
+  });
+
+  it('names what stands before the UUID where it is no kind: a timestamp, white space', () => {
+    expect(operationIdShapeProblem(`cdn-cache:clear-1700000000000-${UUID}`)).toMatch(/`cdn-cache:clear-1700000000000` before `-<UUID>` is not written as the table's kinds are/);
+    expect(operationIdShapeProblem(`anything at all-${UUID}`)).toMatch(/is not written as the table's kinds are/);
   });
 });
 

@@ -66,9 +66,19 @@ function operationIdOf(exchange: Exchange): string | undefined {
 const actionOf = (kind: OperationKind): Endpoint | undefined =>
   api.endpoints.find((e) => e.success.kind === 'ack' && e.success.operationKind === kind);
 
+/**
+ * What a kind looks like: as every kind of the kind-prefix table is written, words of letters
+ * joined by `-` and `:` (`cdn-cache:clear`). A kind of that shape not in the table (another case,
+ * another word) is OPID-KIND's finding; anything else before `-<UUID>` (a timestamp, a number,
+ * white space) is no kind at all. The tests hold every kind of the table to it.
+ */
+export const KIND_SHAPE = /^[A-Za-z]+(?:[-:][A-Za-z]+)*$/;
+
 /** Why an operation id is not `<kind>-<UUID>`, or undefined when it is. */
 export function operationIdShapeProblem(id: string): string | undefined {
-  if (SHAPE.test(id)) return undefined;
+  const match = SHAPE.exec(id);
+  if (match && KIND_SHAPE.test(match[1]!)) return undefined;
+  if (match) return `${JSON.stringify(clip(id, 100))}: \`${clip(match[1]!, 60)}\` before \`-<UUID>\` is not written as the table's kinds are (words of letters joined by \`-\` and \`:\`)`;
   const shown = JSON.stringify(clip(id, 100));
   if (new RegExp(`^${UUID}$`).test(id)) return `${shown} is a bare UUID: no \`<kind>-\` before it`;
   if (new RegExp(`^-${UUID}$`).test(id)) return `${shown} has an empty kind before \`-<UUID>\``;
@@ -132,7 +142,7 @@ export const opidKind: Check = {
   rule: 'OPID-KIND',
   applies: (exchange) => {
     const id = operationIdOf(exchange);
-    return id !== undefined && SHAPE.test(id);
+    return id !== undefined && operationIdShapeProblem(id) === undefined;
   },
   check: (_, exchange) => {
     const endpoint = exchange.probe.endpoint;

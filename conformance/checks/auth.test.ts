@@ -32,6 +32,11 @@ describe('AUTH-401', () => {
     ['no answer', { given: { ...noKey, failure: 'timeout' }, want: /^no answer: timeout after 10000 ms\nno response within 10000 ms; the probe expected 401/ }],
     ['connection refused', { given: { ...noKey, failure: 'refused' }, want: /^no answer: connection refused/ }],
     ["another rule's probe", { given: { rule: 'AUTH-BEARER', expect: 'unauthorized', status: 200, json: {} }, want: 'skip' }],
+    // AUTH-BEARER's probes that send no Authorization header at all carry no key the document's way: a missing key, AUTH-401's too.
+    ['the key only in a cookie, served: a missing key served', { given: { rule: 'AUTH-BEARER', expect: 'unauthorized', headers: { cookie: `api_key=${TEST_API_KEY}` }, status: 200, json: {} }, want: /answered 200, expected 401/ }],
+    ['the key only in a cookie, refused in words naming no key', { given: { rule: 'AUTH-BEARER', expect: 'unauthorized', headers: { cookie: `api_key=${TEST_API_KEY}` }, status: 401, json: { message: 'Request denied', status: 401 } }, want: /names no key/ }],
+    ['the key only in a cookie, refused', { given: { rule: 'AUTH-BEARER', expect: 'unauthorized', headers: { cookie: `api_key=${TEST_API_KEY}` }, status: 401, json: unauthorizedBody }, want: 'pass' }],
+    ['the key under another scheme is AUTH-BEARER\'s alone', { given: { rule: 'AUTH-BEARER', expect: 'unauthorized', headers: { authorization: `Token ${TEST_API_KEY}` }, status: 200, json: {} }, want: 'skip' }],
     ['empty bearer refused', { given: { ...noKey, headers: { authorization: 'Bearer ' }, status: 401, json: unauthorizedBody }, want: 'pass' }],
     [
       'a lone scheme word is no secret to hide',

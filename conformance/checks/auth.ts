@@ -3,11 +3,10 @@
  * key counts only as a bearer header (AUTH-BEARER), and the scheme name is case-insensitive
  * (AUTH-SCHEME-CASE, RFC 7235 §2.1).
  */
-import { Sanitizer } from '../../sanitize/sanitizer.ts';
-import { SecretFields } from '../../sanitize/structure.ts';
 import { notJudged, type Check, type CheckContext, type Exchange, type ProbeRequest, type Verdict } from '../types.ts';
-import { expectationCheck, judgeExpectation, transportVerdict } from './expectations.ts';
+import { expectationCheck, judgeExpectation, judgesExpectation, transportVerdict } from './expectations.ts';
 import { header, isObject, quote } from './values.ts';
+import { credentialsOf, hiderOf } from './credentials.ts';
 import { BoundedMap } from '../../sanitize/bounded-map.ts';
 
 /**
@@ -79,6 +78,15 @@ const SAYS_MISSING_OR_INVALID = new RegExp(
 export type MessageBand = 'clear' | 'ambiguous' | 'silent';
 
 export function messageBand(message: string, request?: ProbeRequest): MessageBand {
+  // A run meets the same few messages with the same few credentials on every endpoint: read once
+  // (short ones only, so that what the memo holds stays small whatever a server answers).
+  if (message.length > 512) return band(message, request);
+  const key = JSON.stringify([message, request ? credentialsOf(request).map((c) => c.value) : []]);
+  return bands.getOrAdd(key, () => band(message, request));
+}
+const bands = new BoundedMap<string, MessageBand>(1024);
+
+function band(message: string, request?: ProbeRequest): MessageBand {
   const cleaned = request ? withoutCredentials(request, message) : message;
   // An echoed key is the server naming the credential, though its text says nothing of it.
   const echoed = cleaned !== message;
@@ -113,46 +121,26 @@ export function messageMeaning(exchange: Exchange): Verdict | undefined {
   }
 }
 
-/** The credentials a request carries: the Authorization credential, key-like headers and query values. */
-function credentialsOf(request: ProbeRequest): string[] {
-  const found: string[] = [];
-  for (const [name, value] of Object.entries(request.headers)) {
-    const lower = name.toLowerCase();
-    if (lower === 'authorization') {
-      const credential = value.replace(/^\s*\S+\s*/, '');
-      if (credential) found.push(credential);
-      // A key sent without a scheme word; a lone scheme word (`Bearer`) is no secret.
-      else if (value.trim().length >= 12) found.push(value.trim());
-    } else if (/key|token|auth/.test(lower)) found.push(value);
-  }
-  try {
-    for (const [name, value] of new URL(request.url).searchParams) if (/key|token|auth/i.test(name)) found.push(value);
-  } catch {
-    // Not a URL we can parse: nothing to add.
-  }
-  return found.filter((c) => c.length >= 4);
-}
-
 /**
  * Server text without the request's own credentials, in any form: the words of an echoed key
  * (`hsc-test-key-…`) are not the server's. (Hidden as plain values: a key's marker names it, in
  * words this check reads.)
  */
-const withoutCredentials = (request: ProbeRequest, text: string): string => credentialHider(credentialsOf(request)).text(text);
-
-/** A run sends a few credentials many times (each near-miss key on every endpoint): one sanitizer each, kept. */
-const hiders = new BoundedMap<string, Sanitizer>(64);
-
-function credentialHider(values: readonly string[]): Sanitizer {
-  return hiders.getOrAdd(JSON.stringify(values), () => new Sanitizer(values.map((value) => ({ value, name: 'CREDENTIAL', kind: 'field' as const })), new SecretFields([])));
-}
+const withoutCredentials = (request: ProbeRequest, text: string): string => hiderOf(credentialsOf(request).map((c) => c.value)).text(text);
 
 const unauthorized = expectationCheck('AUTH-401');
+
+/**
+ * AUTH-BEARER's probes that send no `Authorization` header at all carry no key the document's way:
+ * a missing key, so AUTH-401's too ("A missing or invalid key yields HTTP 401"). A server that
+ * answers one otherwise breaks both; which carrier it took, AUTH-BEARER's failure says.
+ */
+const keyMissing = (exchange: Exchange): boolean => exchange.probe.rule === 'AUTH-BEARER' && exchange.probe.expect === 'unauthorized' && header(exchange.probe.request.headers, 'authorization') === undefined && judgesExpectation('AUTH-BEARER')(exchange);
 
 export const auth401: Check = {
   rule: 'AUTH-401',
   ownProbesOnly: true,
-  applies: unauthorized.applies,
+  applies: (exchange) => unauthorized.applies(exchange) || keyMissing(exchange),
   check: (context, exchange) => unauthorized.check(context, exchange) ?? messageMeaning(exchange),
 };
 

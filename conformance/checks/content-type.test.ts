@@ -13,6 +13,8 @@ const cases: [string, Case][] = [
   ['text/html', { given: { status: 502, text: '<html></html>', contentType: 'text/html; charset=utf-8' }, want: /502 body is text\/html, not application\/json[\s\S]*"text\/html; charset=utf-8"/ }],
   ['text/plain on a JSON body', { given: { status: 200, json: { site: {} }, contentType: 'text/plain' }, want: /body is text\/plain/ }],
   ['a +json suffix is not the stated type', { given: { status: 400, json: body, contentType: 'application/problem+json' }, want: /application\/problem\+json/ }],
+  ['labelled JSON, not JSON', { given: { status: 200, text: '<html>ok</html>', contentType: 'application/json' }, want: /200 body is labelled application\/json but is not JSON/ }],
+  ['labelled JSON, JSON cut short', { given: { status: 404, text: '{"message": "x", "sta', contentType: 'application/json; charset=utf-8' }, want: /labelled application\/json but is not JSON/ }],
   ['missing', { given: { status: 401, json: body, contentType: null }, want: /401 body without a Content-Type/ }],
   ['blank', { given: { status: 401, json: body, contentType: ' ' }, want: /without a Content-Type/ }],
   ['no body: nothing to type', { given: { status: 401, text: '', contentType: null }, want: 'skip' }],

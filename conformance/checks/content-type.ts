@@ -21,7 +21,14 @@ export const contentType: Check = {
         message: `The ${response.status} answer has a body but no Content-Type header; every body is JSON (\`Content-Type: application/json\`).`,
       };
     }
-    if (mediaType(value) === 'application/json') return undefined;
+    if (mediaType(value) === 'application/json') {
+      // Labelled JSON is not enough: "All ... response bodies are JSON". A body not read whole (cut at the cap, too deep, encoded) is not judged here.
+      if (response.json !== undefined || response.unread !== undefined || response.jsonError === undefined) return undefined;
+      return {
+        title: `${response.status} body is labelled application/json but is not JSON`,
+        message: `The ${response.status} answer's Content-Type is ${quote(value)}, but ${response.jsonError}; every body is JSON (\`Content-Type: application/json\`).`,
+      };
+    }
     return {
       title: `${response.status} body is ${mediaType(value)}, not application/json`,
       message: `The ${response.status} answer's Content-Type is ${quote(value)}; every body is JSON (\`Content-Type: application/json\`, parameters such as charset allowed).`,

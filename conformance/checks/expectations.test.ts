@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RuleId } from '../../spec/model.ts';
 import { endpoint } from '../../spec/queries.ts';
-import { expectationCheck, hasMalformedPathId, input400, inputAccept, pathParamsOf, read404 } from './expectations.ts';
+import { validRequest } from '../../spec/operators/operator.ts';
+import { expectationCheck, hasMalformedPathId, input400, inputAccept, limitExpInterval, limitWebRootSubfolder, limitWpCommand, pathParamsOf, read404 } from './expectations.ts';
 import { exchange, expectJudgement, TEST_UUID, type Case } from './testing.ts';
 
 const err = (status: number, message = 'error') => ({ message, status });
@@ -126,6 +127,28 @@ describe('LIMIT-*: the probe decides which way', () => {
     ];
   });
   it.each(cases)('%s', (name, c) => expectJudgement(expectationCheck(limits.find(([rule]) => name.startsWith(`${rule} `))![0]), c));
+});
+
+describe('LIMIT-*: every valid request that holds the limited field alone', () => {
+  const limited = { 'LIMIT-EXP-INTERVAL': limitExpInterval, 'LIMIT-WP-COMMAND': limitWpCommand, 'LIMIT-WEB-ROOT-SUBFOLDER': limitWebRootSubfolder } as const;
+  const valid = (name: string, body: Record<string, unknown>, status: number) => exchange({ endpoint: name, rule: 'INPUT-ACCEPT', expect: 'valid', requestBody: JSON.stringify(body), status, json: err(status) });
+  const withOperator = (x: ReturnType<typeof valid>, id: string) => ({ ...x, probe: { ...x.probe, operator: { id, rank: 0, drawn: false } } });
+  const judge = (rule: keyof typeof limited, x: ReturnType<typeof valid>) => (limited[rule].applies(x) ? limited[rule].check({ options: { strict: false } }, x) : 'skip');
+
+  it('a refusal of such a request fails the limit too, saying which field', () => {
+    const refused = judge('LIMIT-EXP-INTERVAL', withOperator(valid('changeSshExpirationInterval', { exp_interval: 'days_7' }, 400), validRequest.id));
+    expect(refused).toMatchObject({ title: expect.stringMatching(/answered 400, expected/), message: expect.stringMatching(/holds `exp_interval` alone, a value the limit allows, was refused/) });
+    expect(judge('LIMIT-WP-COMMAND', withOperator(valid('runWpCliCommand', { wp_command: 'wp plugin list' }, 422), validRequest.id))).toMatchObject({ title: expect.stringMatching(/answered 422/) });
+  });
+
+  it('not its business: a success, a server error, another field beside it, another operator, another rule\'s field', () => {
+    expect(judge('LIMIT-EXP-INTERVAL', withOperator(valid('changeSshExpirationInterval', { exp_interval: 'days_7' }, 200), validRequest.id))).toBe('skip');
+    expect(judge('LIMIT-EXP-INTERVAL', withOperator(valid('changeSshExpirationInterval', { exp_interval: 'days_7' }, 500), validRequest.id))).toBe('skip');
+    expect(judge('LIMIT-EXP-INTERVAL', withOperator(valid('changeSshExpirationInterval', { exp_interval: 'days_7', extra: 1 }, 400), validRequest.id))).toBe('skip');
+    expect(judge('LIMIT-EXP-INTERVAL', withOperator(valid('changeSshExpirationInterval', { exp_interval: 'days_7' }, 400), 'valid:client-shape'))).toBe('skip');
+    expect(judge('LIMIT-EXP-INTERVAL', valid('changeSshExpirationInterval', { exp_interval: 'days_7' }, 400))).toBe('skip');
+    expect(judge('LIMIT-WP-COMMAND', withOperator(valid('changeSshExpirationInterval', { exp_interval: 'days_7' }, 400), validRequest.id))).toBe('skip');
+  });
 });
 
 describe('path ids read back from the URL', () => {

@@ -10,7 +10,8 @@ import { formatRegex } from '../../spec/formats.ts';
 import { notJudged, type Check, type CheckContext, type Exchange, type TransportFailure, type Verdict } from '../types.ts';
 import { restingOn } from './assumptions.ts';
 import { describeSuccess, is2xx, successStatuses } from './success.ts';
-import { sentence, serverSaid } from './values.ts';
+import { isObject, sentence, serverSaid } from './values.ts';
+import { validRequest } from '../../spec/operators/operator.ts';
 
 /** `timeout after 10000 ms`, `connection refused`, … */
 export function describeTransportFailure(failure: TransportFailure): string {
@@ -223,6 +224,38 @@ export const read404 = expectationCheck('READ-404');
 export const isolationWrite = expectationCheck('ISOLATION-WRITE');
 export const input400 = expectationCheck('INPUT-400');
 export const inputAccept = expectationCheck('INPUT-ACCEPT');
-export const limitWpCommand = expectationCheck('LIMIT-WP-COMMAND');
-export const limitExpInterval = expectationCheck('LIMIT-EXP-INTERVAL');
-export const limitWebRootSubfolder = expectationCheck('LIMIT-WEB-ROOT-SUBFOLDER');
+
+/**
+ * The field a valid request's body holds alone, when that field carries `rule`'s limit: a refusal
+ * (4xx) of such a request can only be of that value, which the limit allows (INPUT-ACCEPT's
+ * valid requests, whoever sent them, are a limit's material too).
+ */
+function soleLimitedField(rule: RuleId, exchange: Exchange): string | undefined {
+  const { probe, response } = exchange;
+  if (probe.rule !== 'INPUT-ACCEPT' || probe.expect !== 'valid' || probe.operator?.id !== validRequest.id || !response || response.status < 400 || response.status >= 500) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(probe.request.body ?? '');
+  } catch {
+    return undefined;
+  }
+  const names = isObject(body) ? Object.keys(body) : [];
+  const field = names.length === 1 ? probe.endpoint.body?.find((f) => f.name === names[0]) : undefined;
+  return field?.type.kind === 'string' && field.type.limit === rule ? field.name : undefined;
+}
+
+/** A LIMIT rule's check: its own probes' expectations, and every valid request that holds its field alone. */
+const limitCheck = (rule: RuleId): Check => ({
+  rule,
+  ownProbesOnly: true,
+  applies: (exchange) => judgesExpectation(rule)(exchange) || soleLimitedField(rule, exchange) !== undefined,
+  check: (context, exchange) => {
+    const verdict = judgeExpectation(context, exchange);
+    const field = exchange.probe.rule === rule ? undefined : soleLimitedField(rule, exchange);
+    return verdict && field ? { ...verdict, message: `A valid request whose body holds \`${field}\` alone, a value the limit allows, was refused: ${verdict.message}` } : verdict;
+  },
+});
+
+export const limitWpCommand = limitCheck('LIMIT-WP-COMMAND');
+export const limitExpInterval = limitCheck('LIMIT-EXP-INTERVAL');
+export const limitWebRootSubfolder = limitCheck('LIMIT-WEB-ROOT-SUBFOLDER');

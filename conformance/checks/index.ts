@@ -15,6 +15,9 @@ import { input400, inputAccept, isolationWrite, limitExpInterval, limitWebRootSu
 import { responseSchema } from './schema.ts';
 import { noServerErrorCheck } from './server-error.ts';
 import { statusSet } from './status-set.ts';
+import { noKeyEcho } from './key-echo.ts';
+import { factsAgree } from './facts.ts';
+import { ackInProgress, errMessage } from './messages.ts';
 
 export { conflictsAccepting } from './status-set.ts';
 export { describeSuccess, isSuccess, successStatuses } from './success.ts';
@@ -42,6 +45,10 @@ const unordered: readonly Check[] = [
   opidShape,
   opidKind,
   responseSchema,
+  factsAgree,
+  noKeyEcho,
+  ackInProgress,
+  errMessage,
   noServerErrorCheck(expectationChecks),
 ];
 

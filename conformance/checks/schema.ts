@@ -65,6 +65,8 @@ function describeFinding(body: unknown, error: ValidationError): string {
       return `${subject} is ${shown}; must be ${JSON.stringify(error.params.allowedValue)}`;
     case 'enum':
       return `${subject} is ${shown}; must be one of ${JSON.stringify(error.params.allowedValues)}`;
+    case 'false schema':
+      return `${subject} is present (${shown}); the document says the resource has no such field`;
     default:
       return `${subject} is ${shown}; ${error.message ?? `fails ${error.keyword}`}`;
   }

@@ -10,6 +10,7 @@
  */
 import { api } from '../../spec/api.ts';
 import type { Endpoint } from '../../spec/model.ts';
+import { validRequest } from '../../spec/operators/index.ts';
 import { isRead } from '../../spec/queries.ts';
 import type { Probe, ProbeContext, ProbeSource, Skip, Tenant } from '../types.ts';
 import { removalPath, removedBy, spareOf, validRequests } from './inputs.ts';
@@ -46,15 +47,19 @@ export const acceptProbes: ProbeSource = (context: ProbeContext) => {
     valid.value.forEach((parts, i) => {
       const variant = variants[i % variants.length]!;
       const which = variants.length > 1 ? `, environment ${(i % variants.length) + 1} of ${variants.length}` : '';
+      // The main company's first read of each environment goes before anything that could change the data (FACTS-AGREE compares them).
+      const snapshot = tenant === target.main && i < variants.length;
       probes.push(
-        probeFromParts(parts, (p) =>
-          makeProbe(target, 'INPUT-ACCEPT', 'valid', `valid read of ${whose}${which}`, {
+        probeFromParts(parts, (p) => {
+          const made = makeProbe(target, 'INPUT-ACCEPT', 'valid', `valid read of ${whose}${which}`, {
             endpoint,
             credentials: bearer(tenant.apiKey),
             ...p,
             path: { ...p.path, ...variant },
-          }),
-        ),
+          });
+          const tagged = { ...made, operator: { id: validRequest.id, rank: validRequest.rank, drawn: i > 0 } };
+          return snapshot ? { ...tagged, snapshot } : tagged;
+        }),
       );
     });
     return undefined;
@@ -92,7 +97,12 @@ export const acceptProbes: ProbeSource = (context: ProbeContext) => {
       continue;
     }
     valid.value.forEach((parts, i) =>
-      probes.push(probeFromParts(parts, (p) => makeProbe(target, 'INPUT-ACCEPT', 'valid', `valid request ${i + 1} of ${n}`, { endpoint, credentials: bearer(target.main.apiKey), ...p }))),
+      probes.push(
+        probeFromParts(parts, (p) => ({
+          ...makeProbe(target, 'INPUT-ACCEPT', 'valid', `valid request ${i + 1} of ${n}`, { endpoint, credentials: bearer(target.main.apiKey), ...p }),
+          operator: { id: validRequest.id, rank: validRequest.rank, drawn: i > 0 },
+        })),
+      ),
     );
   }
   return { probes, skipped };

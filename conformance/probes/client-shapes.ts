@@ -11,7 +11,7 @@
  * GETs without a body never carry a Content-Type (request.ts), as clients send them.
  */
 import { api } from '../../spec/api.ts';
-import type { Endpoint } from '../../spec/model.ts';
+import { clientShape } from '../../spec/operators/index.ts';
 import { isRead } from '../../spec/queries.ts';
 import type { Probe, ProbeSource } from '../types.ts';
 import { validRequests } from './inputs.ts';
@@ -26,7 +26,7 @@ export const clientShapeProbes: ProbeSource = (context) => {
   for (const endpoint of api.endpoints.filter((e) => e.body !== undefined)) {
     const read = isRead(endpoint);
     const send = (rule: 'STATUS-SET' | 'INPUT-ACCEPT', title: string, parts: RequestParts, headers: Readonly<Record<string, string | undefined>>) =>
-      probes.push(makeProbe(target, rule, rule === 'STATUS-SET' ? 'observe' : 'valid', title, { endpoint, credentials: bearer(target.main.apiKey), ...parts, headers }));
+      probes.push({ ...makeProbe(target, rule, rule === 'STATUS-SET' ? 'observe' : 'valid', title, { endpoint, credentials: bearer(target.main.apiKey), ...parts, headers }), operator: { id: clientShape.id, rank: clientShape.rank, drawn: false } });
     // Where no valid request can be placed (or actions are not allowed), INPUT-ACCEPT's own skip of
     // the endpoint says why: these take the same ids under the same safety rules.
     if (!read && !target.allowDestructive) continue;

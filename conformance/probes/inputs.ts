@@ -56,6 +56,8 @@ const lookups: Readonly<Record<Referent, Lookup>> = {
   'company-user': { of: (ids) => ids.userId, noun: 'company user', missing: 'no company user discovered' },
   // No read lists them: requests name made-up addresses (a 404 for one then holds: see checks/expectations.ts).
   'site-admin-user': { of: () => undefined, noun: 'site-admin user', missing: 'no site-admin user can be discovered' },
+  // A request names an API key only by the credentials it is sent with.
+  'api-key': { of: () => undefined, noun: 'API key', missing: 'no request names an API key by id' },
 };
 
 const withArticle = (noun: string): string => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
@@ -303,11 +305,44 @@ export const unicodeTextArb: fc.Arbitrary<string> = fc
   .map(([word, text]) => `${word} ${text.replace(unprintable, '')}`.replace(/\s+/gu, ' ').trim());
 
 /**
- * A free-text field's value in full Unicode: the field's usual value (which keeps any safety
- * marker, such as the search text's probe prefix), then text of any script.
+ * Free text holding one of every kind of character people type and servers mishandle: an
+ * apostrophe and quotes (SQL, shell and JSON quoting), a backslash, `%` and `&` (URL and template
+ * escaping), `<` (markup), letters beyond ASCII, CJK, right-to-left script and a character beyond
+ * the BMP. Any string is valid free text: the canonical valid value, as `pattern:every-member` is
+ * for a pattern.
  */
-const freeTextArb = (endpoint: Endpoint, field: Field): fc.Arbitrary<string> =>
-  fc.tuple(requestFieldArb(endpoint, field), unicodeTextArb).map(([base, text]) => `${String(base)} ${text}`);
+export const EVERY_KIND_OF_TEXT = `O'Brien "Zoë" \\ 100% & <b> 李 محمد 😀`;
+
+/**
+ * EVERY_KIND_OF_TEXT as an arbitrary: drawn whole every time (the canonical value), shrinking by
+ * dropping its words, then single characters of a word, so that a failure shrinks to the
+ * character it is about.
+ */
+class EveryKindOfText extends fc.Arbitrary<string> {
+  generate(): fc.Value<string> {
+    return new fc.Value(EVERY_KIND_OF_TEXT, undefined);
+  }
+  canShrinkWithoutContext(value: unknown): value is string {
+    return typeof value === 'string';
+  }
+  shrink(value: string): fc.Stream<fc.Value<string>> {
+    const words = value.split(' ').filter(Boolean);
+    const without = (i: number, word?: string) => [...words.slice(0, i), ...(word ? [word] : []), ...words.slice(i + 1)].join(' ');
+    const fewerWords = words.map((_, i) => without(i));
+    const fewerCharacters = words.flatMap((word, i) => {
+      const characters = [...word];
+      return characters.length > 1 ? characters.map((_, k) => without(i, characters.filter((_, m) => m !== k).join(''))) : [];
+    });
+    return fc.Stream.of(...[...fewerWords, ...fewerCharacters].map((v) => new fc.Value(v, undefined)));
+  }
+}
+
+/**
+ * A free-text field's value in full Unicode: the field's usual value (which keeps any safety
+ * marker, such as the search text's probe prefix), then text of any script (`every`: of every kind).
+ */
+const freeTextArb = (endpoint: Endpoint, field: Field, every = false): fc.Arbitrary<string> =>
+  fc.tuple(requestFieldArb(endpoint, field), every ? new EveryKindOfText() : unicodeTextArb).map(([base, text]) => [String(base), text].filter(Boolean).join(' '));
 
 // ---- bodies ---------------------------------------------------------------------------------------
 
@@ -344,22 +379,24 @@ export function validRequests(endpoint: Endpoint, tenant: { readonly ids: Ids },
   if (!path.ok) return path;
   const queryArbitrary = endpoint.queryParams.length ? queryArb(endpoint) : undefined;
   const queries = queryArbitrary && drawValues(queryArbitrary, streamSeed(seed, 'query'), n);
-  let bodyArbitrary: fc.Arbitrary<Record<string, unknown>> | undefined;
+  let bodies: { readonly arbitrary: fc.Arbitrary<Record<string, unknown>>; readonly value: fc.Value<Record<string, unknown>> }[] | undefined;
   if (endpoint.body) {
     const idArbs = bodyIdArbs(endpoint, ids);
     if (!idArbs.ok) return idArbs;
-    const text = options.freeText ? Object.fromEntries(endpoint.body.filter((f) => f.freeText).map((f) => [f.name, freeTextArb(endpoint, f)])) : {};
-    bodyArbitrary = requestBodyArb(endpoint, { ...idArbs.value, ...text });
+    const free = options.freeText ? endpoint.body.filter((f) => f.freeText) : [];
+    const bodyArb = (every: boolean) => requestBodyArb(endpoint, { ...idArbs.value, ...Object.fromEntries(free.map((f) => [f.name, freeTextArb(endpoint, f, every)])) });
+    const drawn = (arbitrary: fc.Arbitrary<Record<string, unknown>>, stream: string, count: number) => drawValues(arbitrary, streamSeed(seed, stream), count).map((value) => ({ arbitrary, value }));
+    // The first request's free text holds every kind of character; the others draw theirs.
+    bodies = free.length && n > 0 ? [...drawn(bodyArb(true), 'body-every', 1), ...drawn(bodyArb(false), 'body', n - 1)] : drawn(bodyArb(false), 'body', n);
   }
-  const bodies = bodyArbitrary && drawValues(bodyArbitrary, streamSeed(seed, 'body'), n);
   return found(
     Array.from({ length: n }, (_, i) => {
       const query = queries?.[i];
       const body = bodies?.[i];
-      const parts = (q = query?.value_, b = body?.value_): RequestParts => ({ path: path.value, ...(q ? { query: q } : {}), ...(b ? { body: { json: b } } : {}) });
+      const parts = (q = query?.value_, b = body?.value.value_): RequestParts => ({ path: path.value, ...(q ? { query: q } : {}), ...(b ? { body: { json: b } } : {}) });
       // Shrinking varies the body, else the query (no endpoint of the document takes both).
       let drawn: Drawn | undefined;
-      if (body && bodyArbitrary) drawn = { arbitrary: bodyArbitrary, value: body, parts: (b: Record<string, unknown>) => parts(undefined, b) };
+      if (body) drawn = { arbitrary: body.arbitrary, value: body.value, parts: (b: Record<string, unknown>) => parts(undefined, b) };
       else if (query && queryArbitrary) drawn = { arbitrary: queryArbitrary, value: query, parts: (q: Record<string, string>) => parts(q) };
       return { ...parts(), ...(drawn ? { drawn } : {}) };
     }),

@@ -17,6 +17,7 @@ import { basicAuthorization, bearer, buildRequest } from './request.ts';
 import { JSON_WITH_CHARSET } from './client-shapes.ts';
 import { layouts } from '../../mock/layouts.ts';
 import { contextOf, layoutTarget, mockTarget } from './test-target.ts';
+import { authProbes, KEY_NOT_IN_URL } from './auth.ts';
 
 const allProbes = (context: ProbeContext): Probe[] => probeSources.flatMap((source) => source(context).probes);
 const allSkips = (context: ProbeContext) => [...probeSources.flatMap((s) => s(context).skipped), ...scenarioSources.flatMap((s) => s(context).skipped)];
@@ -282,6 +283,46 @@ describe('probes of a full target (every id discovered, destructive requests all
       "notified_user_id the other company's, the rest this company's",
       "target_env_id the other company's, the rest this company's",
     ]);
+  });
+});
+
+describe('the key anywhere but `Authorization: Bearer`', () => {
+  const key = mockTarget().main.apiKey;
+  const inUrl = (p: Probe) => p.request.url.includes(key) || p.request.url.includes(encodeURIComponent(key));
+  const many = (target: Target) => allProbes(contextOf(target)).filter((p) => p.operator?.id === 'carrier:many');
+
+  it('one probe per endpoint carries it in every conventional place at once, no Authorization header; shrinking keeps to some of them', () => {
+    const target = { ...mockTarget(), keyInUrl: true };
+    const probes = many(target);
+    expect(probes.map((p) => p.endpoint.name).sort()).toEqual(api.endpoints.map((e) => e.name).sort());
+    for (const p of probes) {
+      expect(p.rule).toBe('AUTH-BEARER');
+      expect(p.request.headers.authorization).toBeUndefined();
+      expect(p.request.headers.cookie).toContain(key);
+      expect(Object.entries(p.request.headers).filter(([name, value]) => name !== 'cookie' && value.includes(key)).length).toBeGreaterThan(1);
+      expect(inUrl(p)).toBe(true);
+      // Smaller requests carry fewer of the places, never a new one, and never an Authorization header.
+      const generated = p.generated!;
+      let seen = 0;
+      for (const smaller of generated.arbitrary.shrink(generated.value.value_, generated.value.context)) {
+        if (++seen > 20) break;
+        const built = generated.build(smaller.value_)!;
+        expect(built.request.headers.authorization).toBeUndefined();
+        for (const [name, value] of Object.entries(built.request.headers)) if (value.includes(key)) expect(p.request.headers[name], name).toBeDefined();
+      }
+      expect(seen).toBeGreaterThan(0);
+    }
+  });
+
+  it('a URL holds the real key only where the target may log it: the embedded mock, loopback, or --allow-key-in-url', () => {
+    const target = { ...mockTarget({ baseUrl: 'https://api.example.com/v2' }), keyInUrl: false };
+    const probes = allProbes(contextOf(target));
+    expect(probes.filter(inUrl).map((p) => p.title)).toEqual([]);
+    expect(many(target).length).toBe(api.endpoints.length);
+    // Never a silent gap: every AUTH-BEARER row says what it was not sent.
+    const held = authProbes(contextOf(target)).skipped.filter((s) => s.reason === KEY_NOT_IN_URL);
+    expect(held.map((s) => [s.rule, s.endpoint.name])).toEqual(api.endpoints.map((e) => ['AUTH-BEARER', e.name]));
+    expect(authProbes(contextOf({ ...target, keyInUrl: true })).skipped.filter((s) => s.reason === KEY_NOT_IN_URL)).toEqual([]);
   });
 });
 

@@ -19,7 +19,11 @@ export type Credentials =
   /** The key in a query parameter, e.g. `?api_key=`. */
   | { readonly kind: 'query'; readonly name: string; readonly key: string }
   /** The key in a header of its own, e.g. `X-API-Key`. */
-  | { readonly kind: 'header'; readonly name: string; readonly key: string };
+  | { readonly kind: 'header'; readonly name: string; readonly key: string }
+  /** The key in a cookie, e.g. `Cookie: access_token=<key>`. */
+  | { readonly kind: 'cookie'; readonly name: string; readonly key: string }
+  /** Several of the above at once (no `Authorization` header): the key in every conventional place but the one. */
+  | { readonly kind: 'many'; readonly each: readonly Extract<Credentials, { kind: 'query' | 'header' | 'cookie' }>[] };
 
 export const bearer = (key: string, scheme?: string): Credentials => (scheme === undefined ? { kind: 'bearer', key } : { kind: 'bearer', key, scheme });
 
@@ -54,7 +58,21 @@ export const basicAuthorization = (key: string): string => `Basic ${Buffer.from(
 export function buildRequest(target: Pick<Target, 'baseUrl'>, spec: RequestSpec): ProbeRequest {
   const headers: Record<string, string> = { accept: 'application/json' };
   const query: Record<string, string> = { ...spec.query };
-  const credentials = spec.credentials;
+  for (const credentials of spec.credentials.kind === 'many' ? spec.credentials.each : [spec.credentials]) carry(credentials, headers, query);
+  const search = new URLSearchParams(query).toString();
+  const url = `${target.baseUrl}${fillPath(spec.endpoint.path, spec.path ?? {})}${search ? `?${search}` : ''}`;
+  if (spec.body !== undefined) headers['content-type'] = 'application/json';
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
+  }
+  if (spec.body === undefined) return { method: spec.endpoint.method, url, headers };
+  const body = 'raw' in spec.body ? spec.body.raw : JSON.stringify(spec.body.json);
+  return { method: spec.endpoint.method, url, headers, body };
+}
+
+/** Puts one credential where it goes: a header, the query, a cookie (several cookies share the header). */
+function carry(credentials: Credentials, headers: Record<string, string>, query: Record<string, string>): void {
   switch (credentials.kind) {
     case 'bearer':
       headers.authorization = `${credentials.scheme ?? 'Bearer'} ${credentials.key}`;
@@ -68,19 +86,13 @@ export function buildRequest(target: Pick<Target, 'baseUrl'>, spec: RequestSpec)
     case 'query':
       query[credentials.name] = credentials.key;
       break;
+    case 'cookie':
+      headers.cookie = `${headers.cookie ? `${headers.cookie}; ` : ''}${credentials.name}=${credentials.key}`;
+      break;
     case 'none':
+    case 'many':
       break;
   }
-  const search = new URLSearchParams(query).toString();
-  const url = `${target.baseUrl}${fillPath(spec.endpoint.path, spec.path ?? {})}${search ? `?${search}` : ''}`;
-  if (spec.body !== undefined) headers['content-type'] = 'application/json';
-  for (const [name, value] of Object.entries(spec.headers ?? {})) {
-    if (value === undefined) delete headers[name];
-    else headers[name] = value;
-  }
-  if (spec.body === undefined) return { method: spec.endpoint.method, url, headers };
-  const body = 'raw' in spec.body ? spec.body.raw : JSON.stringify(spec.body.json);
-  return { method: spec.endpoint.method, url, headers, body };
 }
 
 /** Request parts without their draw, for probes that are not shrunk (what they vary is not the values). */

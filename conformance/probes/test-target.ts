@@ -43,6 +43,8 @@ export function mockTarget(options: TargetOptions = {}): Target {
     ...(options.other === false ? {} : { other: tenantOf(b!) }),
     allowDestructive: options.allowDestructive ?? true,
     embedded: false,
+    // A loopback address, as the CLI finds it: the key may go into a URL.
+    keyInUrl: true,
   };
 }
 

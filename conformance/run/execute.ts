@@ -10,7 +10,6 @@ import { operation } from '../../spec/queries.ts';
 import { ownCopy, type Sanitizer } from '../../sanitize/sanitizer.ts';
 import { count } from '../checks/values.ts';
 import { mapConcurrently } from '../concurrently.ts';
-import { pairKey } from '../coverage.ts';
 import { rulesOf, type FailureGroup } from '../failures.ts';
 import { shrinkFailures, type ShrinkBudget } from '../shrink.ts';
 import { wasSent, type CheckContext, type Check, type Deadline, type Exchange, type Probe, type Scenario, type ScenarioOutcome, type ScenarioRun, type Send, type ShrinkSummary, type StateSpend } from '../types.ts';
@@ -118,6 +117,7 @@ export async function executeRun(input: ExecuteInput): Promise<Execution> {
     });
 
   const safeSend = async (probe: Probe): Promise<Exchange> => {
+    for (const secret of probe.secrets ?? []) sanitizer.add(secret);
     try {
       return await input.send(probe);
     } catch (error) {
@@ -231,20 +231,23 @@ export async function executeRun(input: ExecuteInput): Promise<Execution> {
     checks: input.checks,
     context: input.checkContext,
     budget,
+    // Every answer is judged, shrinking's too: what a smaller request shows is as much a finding.
     received: (exchange) => {
-      judge.received(exchange);
+      judge.judge(exchange, scenarioOrder(plan.scenarios.length) + shrinkRequests, true);
       progress('shrinking', ++shrinkRequests, budget.perRun);
     },
     keep: input.keep,
     halted: () => sanitizer.overflow !== undefined || input.budget.spent() !== undefined,
   });
   if (shrinking.failures > 0) progress('shrinking', shrinking.requests, budget.perRun, true);
-  shrunk.forEach((s, i) => {
-    const group = kept[i]!;
-    if (s) kept[i] = { ...group, failure: { ...group.failure, shrunk: s.verdict ? { ...s, verdict: { ...s.verdict, title: ownCopy(s.verdict.title), message: ownCopy(s.verdict.message) } } : s } };
+  // Shrinking's answers were judged too: the failures listed now, each with what shrinking made of it.
+  const shrunkOf = new Map(shrunk.flatMap((s, i) => (s && kept[i]!.failure.exchange ? [[kept[i]!.failure.exchange, s] as const] : [])));
+  const listed = judge.failureLog.listed().map((group) => {
+    const s = group.failure.exchange && shrunkOf.get(group.failure.exchange);
+    return s ? { ...group, failure: { ...group.failure, shrunk: s.verdict ? { ...s, verdict: { ...s.verdict, title: ownCopy(s.verdict.title), message: ownCopy(s.verdict.message) } } : s } } : group;
   });
   progress('done', scenariosDone, plan.scenarios.length);
-  return { kept, shrinking, stateSpends, notes };
+  return { kept: listed, shrinking, stateSpends, notes };
 }
 
 /**
@@ -263,20 +266,17 @@ function recordScenario(judge: RunJudge, scenario: Scenario, order: number, outc
   if (ops[0]) judge.tally(scenario.rule, ops[0]).ms += ms;
   if (outcome.partly !== undefined) for (const e of scenario.endpoints) judge.skips.push({ rule: scenario.rule, endpoint: e, reason: outcome.partly });
   if (!outcome.verdict) return;
-  const op = ops[0] ?? (outcome.exchange ? operation(outcome.exchange.probe.endpoint) : '*');
-  judge.failureLog.record(order, {
-    rule: scenario.rule,
-    operation: op,
-    verdict: outcome.verdict,
-    probe: scenario.title,
-    symptom: `scenario: ${scenario.title}`,
-    ...(outcome.exchange ? { exchange: outcome.exchange } : {}),
-    ...(outcome.sequence?.length ? { sequence: outcome.sequence } : {}),
-  });
-  const what = (outcome.verdict.severity ?? 'error') === 'error' ? 'failure' : 'warning';
-  for (const other of ops) {
-    if (other === op) continue;
-    const key = pairKey(scenario.rule, other);
-    judge.rowNotes.set(key, [...(judge.rowNotes.get(key) ?? []), `the property's ${what} is counted on the row of the action it is about, ${op}; this operation only observed it`]);
+  // The property relates an action and the read that shows it: which of the two is wrong, no
+  // answer tells, so the failure is each one's (the same failure, one per row).
+  for (const op of ops.length ? ops : [outcome.exchange ? operation(outcome.exchange.probe.endpoint) : '*']) {
+    judge.failureLog.record(order, {
+      rule: scenario.rule,
+      operation: op,
+      verdict: outcome.verdict,
+      probe: scenario.title,
+      symptom: `scenario: ${scenario.title}`,
+      ...(outcome.exchange ? { exchange: outcome.exchange } : {}),
+      ...(outcome.sequence?.length ? { sequence: outcome.sequence } : {}),
+    });
   }
 }

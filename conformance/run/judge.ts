@@ -23,6 +23,8 @@ export interface Tally {
   exchanges: number;
   /** Time spent waiting on the answers judged (ms): the row's duration in reports. */
   ms: number;
+  /** Probes of the row's own rule judged, per mutation operator they came from. */
+  operators?: Map<string, number>;
 }
 
 /** How long an exchange took, answered or not. */
@@ -42,14 +44,14 @@ export interface JudgeInput {
   readonly priorRequests: number;
   /** Skips found while planning; the judge adds the rows it could not judge. */
   readonly skips: Skip[];
+  /** Hears of each failure as it is recorded (the rules it broke, its operation). */
+  readonly found?: (rules: readonly RuleId[], operation: string) => void;
 }
 
 export class RunJudge {
   readonly tallies = new Map<string, Tally>();
   /** Exchanges per endpoint name, judged or not (requests not sent left out). */
   readonly sentTo = new Map<string, number>();
-  /** Notes for rows beyond their outcome, by (rule, operation): a scenario's rows that do not own its failure. */
-  readonly rowNotes = new Map<string, string[]>();
   readonly failureLog: FailureLog;
   readonly consumption: ConsumptionLog;
   readonly skips: Skip[];
@@ -74,7 +76,7 @@ export class RunJudge {
       ...failure,
       verdict: { ...failure.verdict, title: ownCopy(failure.verdict.title), message: ownCopy(failure.verdict.message) },
       ...(failure.exchange ? { exchange: keep(failure.exchange) } : {}),
-    }));
+    }), input.found);
     this.consumption = new ConsumptionLog(input.baseUrl);
   }
 
@@ -116,8 +118,19 @@ export class RunJudge {
     }
   }
 
-  /** Applies every active check to one exchange; its error verdicts are one failure, recorded at `order`. */
-  judge(exchange: Exchange, order: number): void {
+  /** A verdict about two answers fails the rule on the other's operation too (its row counts it as judged). */
+  #alsoOn(rule: RuleId, verdict: Verdict, other: Exchange, order: number): void {
+    const op = operation(other.probe.endpoint);
+    this.tally(rule, op);
+    this.failureLog.record(order, { rule, operation: op, verdict, probe: other.probe.title, exchange: this.#input.keep(other), symptom: `${verdict.title} (with another answer)` });
+  }
+
+  /**
+   * Applies every active check to one exchange; its error verdicts are one failure, recorded at
+   * `order`. `replay`: shrinking's smaller copy of a failing request: what it shows anew is recorded,
+   * the failure it shrinks is not counted again.
+   */
+  judge(exchange: Exchange, order: number, replay = false): void {
     const op = operation(exchange.probe.endpoint);
     if (wasSent(exchange)) this.sentTo.set(exchange.probe.endpoint.name, (this.sentTo.get(exchange.probe.endpoint.name) ?? 0) + 1);
     if (!this.received(exchange)) return this.#notJudged(exchange);
@@ -137,14 +150,21 @@ export class RunJudge {
       const row = this.tally(check.rule, op);
       row.exchanges++;
       row.ms += tookMs(exchange);
+      const operator = exchange.probe.operator?.id;
+      if (operator && check.rule === exchange.probe.rule) (row.operators ??= new Map()).set(operator, (row.operators.get(operator) ?? 0) + 1);
       let verdict: Verdict | undefined;
       try {
         verdict = check.check(context, exchange);
       } catch (error) {
         verdict = crash(check.rule, 'check', error);
       }
+      if (verdict?.alsoOn) {
+        const { alsoOn, ...own } = verdict;
+        verdict = own;
+        for (const other of alsoOn) this.#alsoOn(check.rule, own, other, order);
+      }
       // Warnings stay apart, one per rule: they do not fail the run.
-      if (verdict?.severity === 'warning') this.failureLog.record(order, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange });
+      if (verdict?.severity === 'warning') this.failureLog.record(order, { rule: check.rule, operation: op, verdict, probe: exchange.probe.title, exchange }, replay);
       else if (verdict) broken.push({ rule: check.rule, verdict });
     }
     // A transport failure no active check took is still the probe's failure: it must show, even
@@ -155,7 +175,7 @@ export class RunJudge {
       row.ms += tookMs(exchange);
       broken.push({ rule: exchange.probe.rule, verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message } });
     }
-    if (broken.length) this.failureLog.record(order, { ...mergeVerdicts(broken), operation: op, probe: exchange.probe.title, exchange });
+    if (broken.length) this.failureLog.record(order, { ...mergeVerdicts(broken), operation: op, probe: exchange.probe.title, exchange }, replay);
   }
 }
 

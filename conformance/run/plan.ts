@@ -1,14 +1,16 @@
 /**
  * Planning a run: every probe and scenario the suite's sources build (filtered by `--only`), in
- * the order they are sent, and what the run may spend. Without a budget, probes go in the order
- * their sources built them (one operation at a time in turn), then the scenarios. Under a budget (`--max-requests`,
- * `--max-duration`) coverage comes first: every (rule × operation) row a probe can judge gets its
- * first probe before any row gets a second, then each state property runs one command sequence,
- * then the other probes, then the properties' other sequences; shrinking comes last.
+ * the order they are sent, and what the run may spend. Reads taken before anything could change
+ * the data (`snapshot`) go first. Without a budget, the other probes go in the order their sources
+ * built them (one operation at a time in turn), then the scenarios. Under a budget
+ * (`--max-requests`, `--max-duration`) coverage comes first: every (rule × operation) row a probe
+ * can judge gets its most decisive probe before any row gets a second, then each state property
+ * runs one command sequence, then every row's other canonical probes, then the drawn ones (depth
+ * after coverage: `coverageFirst`), then the properties' other sequences; shrinking comes last.
  */
 import type { RuleId } from '../../spec/model.ts';
 import { operation } from '../../spec/queries.ts';
-import type { Check, Probe, ProbeContext, Scenario, Skip } from '../types.ts';
+import type { Check, Probe, ProbeContext, ProbeRequest, Scenario, Skip } from '../types.ts';
 import type { Suite } from '../runner.ts';
 import { messageOf } from './judge.ts';
 
@@ -29,8 +31,17 @@ export interface RunPlan {
   readonly notes: string[];
 }
 
+/** What the answers before the run (discovery's) judged already: rows (`RULE METHOD /path`), and requests (`requestKey`). */
+export interface JudgedBefore {
+  readonly rows: ReadonlySet<string>;
+  readonly requests: ReadonlySet<string>;
+}
+
+/** A request as sent: the same key, the same bytes. */
+export const requestKey = (r: ProbeRequest): string => JSON.stringify([r.method, r.url, r.headers, r.body ?? null]);
+
 /** Builds the run's probes and scenarios and the order they go in; `bounded` puts coverage first. */
-export function planRun(suite: Suite, context: ProbeContext, ruleSet: ReadonlySet<RuleId> | undefined, bounded: boolean): RunPlan {
+export function planRun(suite: Suite, context: ProbeContext, ruleSet: ReadonlySet<RuleId> | undefined, bounded: boolean, judged: JudgedBefore = { rows: new Set(), requests: new Set() }): RunPlan {
   const inRules = (rule: RuleId) => !ruleSet || ruleSet.has(rule);
   const skips: Skip[] = [];
   const notes: string[] = [];
@@ -54,32 +65,76 @@ export function planRun(suite: Suite, context: ProbeContext, ruleSet: ReadonlySe
       notes.push(`runner: scenario source ${source.name || `#${i + 1}`} failed, its scenarios did not run: ${messageOf(error)}`);
     }
   });
-  const probes = selectProbes(built, ruleSet, suite.checks.filter((c) => inRules(c.rule))).map((probe, order) => ({ probe, order }));
-  if (!bounded) return { probes, scenarios, phases: [{ kind: 'probes', items: inTurn(probes) }, { kind: 'scenarios', sequences: 'all' }], skips, notes };
-  const { first, rest } = coverageFirst(probes);
+  // A read discovery sent as it is adds nothing: its answer was judged.
+  const probes = selectProbes(built, ruleSet, suite.checks.filter((c) => inRules(c.rule)))
+    .filter((probe) => !judged.requests.has(requestKey(probe.request)))
+    .map((probe, order) => ({ probe, order }));
+  // Reads taken before anything that could change the data: a phase of their own, first.
+  const snapshot = probes.filter((p) => p.probe.snapshot);
+  const others = probes.filter((p) => !p.probe.snapshot);
+  const before: Phase[] = snapshot.length ? [{ kind: 'probes', items: inTurn(snapshot) }] : [];
+  if (!bounded) return { probes, scenarios, phases: [...before, { kind: 'probes', items: inTurn(others) }, { kind: 'scenarios', sequences: 'all' }], skips, notes };
+  // A row a snapshot read or discovery judged has had its first probe.
+  const covered = new Set([...judged.rows, ...snapshot.map((p) => rowOf(p))]);
+  const { first, rest } = coverageFirst(others, covered);
   const phases: Phase[] = [
+    ...before,
     { kind: 'probes', items: inTurn(first) },
     { kind: 'scenarios', sequences: 'first' },
-    { kind: 'probes', items: inTurn(rest) },
+    // The rest keeps its order: each row's share spreads the operations already, so a cut takes every row alike.
+    { kind: 'probes', items: rest },
     { kind: 'scenarios', sequences: 'rest' },
   ];
   return { probes, scenarios, phases, skips, notes };
 }
 
+/** A probe's row: `RULE METHOD /path`. */
+const rowOf = (p: Planned): string => `${p.probe.rule} ${operation(p.probe.endpoint)}`;
+
+/** Where a probe stands among its row's: an operator's canonical value (0) before a drawn one (1), then by the operator's rank. */
+const tierOf = (p: Planned): number => (p.probe.operator?.drawn ? 1 : 0);
+const rankOf = (p: Planned): number => p.probe.operator?.rank ?? 0;
+
 /**
- * The probes in rounds: the first probe of each (rule × operation) row, in the order built, then
- * the second of each, and so on; `first` is the first round.
+ * The probes a budget sends first: the most decisive probe of each (rule × operation) row (`first`:
+ * an operator's canonical value before a drawn one, the lower rank first, then as built); then
+ * (`rest`) every row's other canonical values before any drawn value, each tier spread over the
+ * rows in proportion (a row's j-th of n goes at j/n), so a cut leaves every row the same share
+ * of its own, whatever its size: a row of many operators (a pattern's) gets as much of its depth
+ * as a row of few.
  */
-export function coverageFirst(probes: readonly Planned[]): { readonly first: Planned[]; readonly rest: Planned[] } {
-  const seen = new Map<string, number>();
-  const rounds = probes.map((p) => {
-    const key = `${p.probe.rule} ${operation(p.probe.endpoint)}`;
-    const round = seen.get(key) ?? 0;
-    seen.set(key, round + 1);
-    return { p, round };
-  });
-  const sorted = [...rounds].sort((a, b) => a.round - b.round || a.p.order - b.p.order);
-  return { first: sorted.filter((r) => r.round === 0).map((r) => r.p), rest: sorted.filter((r) => r.round > 0).map((r) => r.p) };
+export function coverageFirst(probes: readonly Planned[], covered: ReadonlySet<string> = new Set()): { readonly first: Planned[]; readonly rest: Planned[] } {
+  const rows = new Map<string, Planned[]>();
+  for (const p of probes) {
+    const key = rowOf(p);
+    const row = rows.get(key);
+    if (row) row.push(p);
+    else rows.set(key, [p]);
+  }
+  const first: Planned[] = [];
+  const rest: { p: Planned; tier: number; share: number }[] = [];
+  for (const [key, row] of rows) {
+    // Within a row, each operator's first probe before any operator's second (breadth of kinds of
+    // wrong value before depth in one), the lower rank first.
+    const turn = new Map<Planned, number>();
+    const seen = new Map<string, number>();
+    for (const p of [...row].sort((a, b) => a.order - b.order)) {
+      const group = `${tierOf(p)} ${p.probe.operator?.id ?? `#${p.order}`}`;
+      const k = seen.get(group) ?? 0;
+      seen.set(group, k + 1);
+      turn.set(p, k);
+    }
+    const sorted = [...row].sort((a, b) => tierOf(a) - tierOf(b) || turn.get(a)! - turn.get(b)! || rankOf(a) - rankOf(b) || a.order - b.order);
+    if (!covered.has(key)) first.push(sorted[0]!);
+    const others = covered.has(key) ? sorted : sorted.slice(1);
+    for (const tier of [0, 1]) {
+      const of = others.filter((p) => tierOf(p) === tier);
+      of.forEach((p, j) => rest.push({ p, tier, share: (j + 1) / of.length }));
+    }
+  }
+  first.sort((a, b) => a.order - b.order);
+  rest.sort((a, b) => a.tier - b.tier || a.share - b.share || a.p.order - b.p.order);
+  return { first, rest: rest.map((r) => r.p) };
 }
 
 /**

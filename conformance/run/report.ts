@@ -73,6 +73,7 @@ export function buildReport(input: ReportInput): Report {
       message: verdict.message,
       severity: f.verdict.severity ?? 'error',
       probe: f.probe,
+      ...(f.exchange?.probe.operator ? { operator: f.exchange.probe.operator.id } : {}),
       request,
       ...(response ? { response } : {}),
       ...(shown?.failure ? { transport: shown.failure } : {}),
@@ -88,7 +89,7 @@ export function buildReport(input: ReportInput): Report {
   const reasons = reasonsByPair(judge.skips);
   const maybe = reasonsByPair(judge.maybeSkips);
   const failed = (rule: RuleId, op: string) => failureLog.row(rule, op);
-  const checksSummary = summarize(rules, { tallies: judge.tallies, failed, notes: judge.rowNotes, reasons, maybe, sentTo: judge.sentTo, target, options });
+  const checksSummary = summarize(rules, { tallies: judge.tallies, failed, reasons, maybe, sentTo: judge.sentTo, target, options });
   // A failure under a rule --only left out (a transport failure) still gets its row.
   for (const { failure: f } of kept) {
     if (input.inRules(f.rule) || (f.verdict.severity ?? 'error') !== 'error' || checksSummary.some((c) => c.rule === f.rule && c.operation === f.operation)) continue;
@@ -232,8 +233,6 @@ interface SummaryInput {
   readonly tallies: ReadonlyMap<string, Tally>;
   /** A row's distinct failures (error severity), if any. */
   readonly failed: (rule: RuleId, op: string) => RowFailures | undefined;
-  /** Notes per (rule, operation) besides the skip reasons. */
-  readonly notes: ReadonlyMap<string, readonly string[]>;
   /** Skip reasons per (rule, operation). */
   readonly reasons: ReadonlyMap<string, readonly string[]>;
   /** Why a row may not have been judged: an exchange of its operation got no answer to judge (throttled, or the budget). */
@@ -274,11 +273,12 @@ function row(rule: Rule, e: Endpoint | undefined, op: string, input: SummaryInpu
   const direct = reasons.get(pairKey(rule.id, op)) ?? [];
   const skipped = [...direct, ...maybe.filter((m) => !direct.includes(m))];
   const exchanges = t?.exchanges ?? 0;
-  const notes = [...(e ? conflictWords(rule, e, input.options) : []), ...(input.notes.get(pairKey(rule.id, op)) ?? [])];
+  const notes = e ? conflictWords(rule, e, input.options) : [];
   const ms = Math.round(t?.ms ?? 0);
   const failed = input.failed(rule.id, op);
-  if (failed) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, ms, ...failed }, [...notes, ...partly(skipped)]);
-  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges, ms }, [...notes, ...partly(skipped)]);
+  const operators = t?.operators?.size ? { operators: [...t.operators].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, probes]) => ({ id, probes })) } : {};
+  if (failed) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, ms, ...failed, ...operators }, [...notes, ...partly(skipped)]);
+  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges, ms, ...operators }, [...notes, ...partly(skipped)]);
   // Nothing judged it: what certainly kept it from being judged; else what the run knows of it
   // (a flag it needs, or why no valid request could be built, outranks an answer that never came:
   // that answer could not have judged it); else the answers that never came.

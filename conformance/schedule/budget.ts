@@ -80,6 +80,11 @@ export class RunBudget {
     return why;
   }
 
+  /** Stops the run's sending from now on (what was found already decides what the run is for). */
+  stop(why: string): void {
+    this.#stop(why, 'run');
+  }
+
   /** Takes one request from the budget; the reason it is spent instead, when it is. */
   take(spending: Spending = 'run'): string | undefined {
     const why = this.spent(spending);

@@ -291,12 +291,14 @@ export class ReadRecords implements StateCommand<DnsModel, DnsReal> {
 }
 
 /**
- * Every run begins by giving r1 two values, and most later updates name r2: each then shows
- * whether an update touches a record it does not name (`dns-update-trims-other-records`), a
- * shape sequences left to chance reach in only about half the runs. Commands shrink towards r1,
- * where the values are.
+ * Every run begins at the edges of an update, as a pattern's values begin at its edges: r2 is
+ * given two values and then loses both in one update (several values removed at once, and a
+ * record's last), then r1 is given two, and most later updates name r2: each then shows whether
+ * an update touches a record it does not name (`dns-update-trims-other-records`), a shape
+ * sequences left to chance reach in only about half the runs. Commands shrink towards r1, where
+ * the values are.
  */
-export const dnsOpening = (): StateCommand<DnsModel, DnsReal>[] => [new AddValues(0, 2, 0)];
+export const dnsOpening = (): StateCommand<DnsModel, DnsReal>[] => [new AddValues(1, 2, 0), new RemoveValues(1, 2, 0), new AddValues(0, 2, 0)];
 
 /** The commands for `records` probe records. */
 export function dnsCommandArbs(records = RECORDS): fc.Arbitrary<StateCommand<DnsModel, DnsReal>>[] {

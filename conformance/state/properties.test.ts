@@ -24,7 +24,7 @@ import { createTransport } from '../http.ts';
 import { contextOf, mockTarget, recording } from '../probes/test-target.ts';
 import { runConformance } from '../runner.ts';
 import type { Exchange, ProbeContext, ScenarioSource, Target } from '../types.ts';
-import { dnsUpdateScenarios } from './dns.ts';
+import { dnsOpening, dnsUpdateScenarios } from './dns.ts';
 import { EMBEDDED_BUDGET, LIVE_BUDGET, type StateBudget } from './property.ts';
 import { sftpRemoveScenarios } from './sftp.ts';
 import { wpaUserScenarios } from './wpa.ts';
@@ -135,6 +135,25 @@ describe('against the reference mock', () => {
     );
   });
 
+  it('SFTP: a removal that also takes an account of another environment fails, naming that environment and the account', async () => {
+    // Written from the document alone: removal by user name takes the same name in the site's other environment.
+    const fault = catalogue.find((v) => v.name === 'blind-sftp-removal-by-username')!;
+    const mock = await startMock({ port: 0, variant: fault });
+    try {
+      const { ids } = await discover({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey, siteId: mock.fixtures.siteId, send: transport });
+      const other = ids.places!.find((p) => p.envId !== ids.envId && p.sftpAccountIds.length > 0)!;
+      expect(other).toBeDefined();
+      const target: Target = { baseUrl: mock.url, main: { apiKey: mock.fixtures.apiKey, ids }, allowDestructive: true, embedded: true };
+      const { scenarios } = sources['STATE-SFTP-REMOVE']!(FAST)(contextOf(target, 1106, 100));
+      const outcome = await scenarios[0]!.run(transport);
+      expect(outcome.verdict?.title).toBe('removing an SFTP account removed others too');
+      expect(outcome.verdict?.message).toContain(`environment ${other.envId} no longer lists`);
+      expect(other.sftpAccountIds.some((id) => outcome.verdict!.message.includes(id))).toBe(true);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('SFTP: removes only accounts of the environment, never the one INPUT-ACCEPT takes, and names each in the notes', async () => {
     await runOn('STATE-SFTP-REMOVE', {}, ({ exchanges, mock, target, outcome }) => {
       const ids = target.main.ids.sftpAccountIds.map((id) => id.toLowerCase());
@@ -149,13 +168,14 @@ describe('against the reference mock', () => {
     });
   });
 
-  it('WPA: creates only probe addresses at example.com, each one the notes name, and the mock now knows them', async () => {
+  it('WPA: creates only probe addresses at the example domains, each one the notes name, and the mock now knows them', async () => {
     await runOn('STATE-WPA-USER', {}, ({ exchanges, mock, outcome }) => {
       const created = exchanges.filter((x) => x.probe.endpoint.name === 'createWpAdminUser').map((x) => (JSON.parse(x.probe.request.body!) as { email: string }).email);
       expect(created.length).toBeGreaterThan(0);
       expect(created.length).toBeLessThanOrEqual(EMBEDDED_BUDGET.irreversible);
       for (const email of created) {
-        expect(email).toMatch(/^hsc-probe-[0-9a-f]{10}@example\.com$/);
+        // Probe labels in the shapes addresses take (case, tag, dots, length), only at the reserved example domains (RFC 2606).
+        expect(email).toMatch(/^hsc-probe-[0-9a-f]{10}(\.[a-z0-9]{1,8})?(\+[a-z0-9]{1,8})?x*@example\.(com|org|net)$/i);
         expect(mock.store.hasWpAdmin(envOf(mock), email)).toBe(true);
       }
       const note = outcome.notes!.find((n) => n.includes('created'))!;
@@ -168,18 +188,21 @@ describe('against the reference mock', () => {
 });
 
 /**
- * What each fault's shortest failing sequence must be, from what the fault does: one command
- * shows a change that never happens; a change that touches what it should not needs the record
- * to hold something first; removing only the first of several values needs several.
+ * What each fault's shortest failing sequence must be, from what the fault does and the opening
+ * every sequence begins with (never shrunk away: r2 given two values, r2 losing both, r1 given
+ * two): a change that never happens shows at the first update, a removal of several values at the
+ * second; a change that touches what it should not needs a record to hold something first, so
+ * one command after the opening.
  */
+const OPENING = dnsOpening().length;
 const shortest: Readonly<Record<string, { readonly commands: number; readonly last: RegExp; readonly title: RegExp }>> = {
-  'dns-update-not-applied': { commands: 1, last: /^add [\d., ]+ to r1 \(ttl \d+\)$/, title: /did not change the values it named/ },
-  'dns-removal-not-applied': { commands: 2, last: /remove [\d.]+/, title: /did not change the values it named/ },
-  'dns-update-drops-other-values': { commands: 2, last: /^add [\d., ]+ to r1 \(ttl \d+\)$/, title: /changed values it did not name/ },
-  'dns-update-trims-other-records': { commands: 2, last: /^add [\d., ]+ to r2 \(ttl \d+\)$/, title: /changed values it did not name/ },
+  'dns-update-not-applied': { commands: 1, last: /^add [\d., ]+ to r2 \(ttl \d+\)$/, title: /did not change the values it named/ },
+  'dns-removal-not-applied': { commands: 2, last: /^remove [\d.]+, [\d.]+ from r2/, title: /did not change the values it named/ },
+  'dns-update-drops-other-values': { commands: OPENING + 1, last: /^add [\d., ]+ to r1 \(ttl \d+\)$/, title: /changed values it did not name/ },
+  'dns-update-trims-other-records': { commands: OPENING + 1, last: /^add [\d., ]+ to r2 \(ttl \d+\)$/, title: /changed values it did not name/ },
   'dns-removal-only-first-value': { commands: 2, last: /remove [\d.]+, [\d.]+/, title: /did not change the values it named/ },
-  'dns-removal-removes-all': { commands: 2, last: /^remove [\d.]+ from r1 \(ttl \d+\)$/, title: /changed values it did not name/ },
-  'dns-update-ttl-ignored': { commands: 2, last: /r1 \(ttl \d+\)$/, title: /did not set the ttl it carried/ },
+  'dns-removal-removes-all': { commands: OPENING + 1, last: /^remove [\d.]+ from r1 \(ttl \d+\)$/, title: /changed values it did not name/ },
+  'dns-update-ttl-ignored': { commands: OPENING + 1, last: /r1 \(ttl \d+\)$/, title: /did not set the ttl it carried/ },
   'sftp-removal-not-applied': { commands: 1, last: /^remove account /, title: /stayed listed/ },
   'sftp-removal-removes-every-account': { commands: 1, last: /^remove account /, title: /removed others too/ },
   'sftp-removal-deactivates-others': { commands: 1, last: /^remove account /, title: /changed another/ },
@@ -238,7 +261,11 @@ describe('against each state fault of the catalogue', () => {
           suite: { checks, probeSources: [], scenarioSources: Object.values(sources).map((s) => s(FAST)) },
         });
         const failures = report.failures.filter((f) => f.rule === fault.rule);
-        expect(failures.map((f) => f.operation)).toEqual([operation(api.endpoints.find((e) => e.name === fault.endpoint)!)]);
+        // The same failure on each row the property relates (the action and the read that shows it), the action's first.
+        const action = operation(api.endpoints.find((e) => e.name === fault.endpoint)!);
+        expect(failures[0]!.operation).toBe(action);
+        expect(new Set(failures.map((f) => f.operation)).size).toBe(failures.length);
+        for (const f of failures) expect(f.message).toBe(failures[0]!.message);
         expect(failures[0]!.message).toMatch(/Shortest failing sequence \(\d+ commands?/);
         // The sequence, structured: each step a request relative to the base URL with its own curl line, the key as its variable.
         const { sequence, curl } = failures[0]!;
@@ -285,13 +312,13 @@ describe('when effects show only later (accepted, not completed)', () => {
 });
 
 describe('budgets', () => {
-  it('with the live shares, and its poll scaled to a short window, removing all values on any removal shrinks to the 2 commands that show it', async () => {
+  it('with the live shares, and its poll scaled to a short window, removing all values on any removal shrinks to the opening and the command that shows it', async () => {
     // The live budget read as often, relative to its window, as against a live API.
     const window = 200;
     const live: Partial<StateBudget> = { ...LIVE_BUDGET, settleMs: window, poll: { windowMs: window, intervalMs: (window * LIVE_BUDGET.poll.intervalMs) / LIVE_BUDGET.poll.windowMs, maxIntervalMs: (window * LIVE_BUDGET.poll.maxIntervalMs) / LIVE_BUDGET.poll.windowMs } };
     const fault = stateFaults.find((f) => f.name === 'dns-removal-removes-all')!;
     await runOn('STATE-DNS-UPDATE', { variant: fault, budget: live }, ({ outcome }) => {
-      expect(outcome.verdict!.message).toMatch(/Shortest failing sequence \(2 commands, /);
+      expect(outcome.verdict!.message).toMatch(new RegExp(`Shortest failing sequence \\(${OPENING + 1} commands, `));
       expect(outcome.verdict!.message).not.toMatch(/stopped early/);
       expect(outcome.spend!.shrinkRequests).toBeLessThanOrEqual(LIVE_BUDGET.shrinkRequests);
     });
@@ -307,7 +334,8 @@ describe('budgets', () => {
   });
 
   it('shrinking stops at its share of the budget, and the message says the sequence may not be the shortest', async () => {
-    const fault = stateFaults.find((f) => f.name === 'dns-removal-only-first-value')!;
+    // A fault shown after the opening: its sequences have commands to shrink away.
+    const fault = stateFaults.find((f) => f.name === 'dns-update-drops-other-values')!;
     const all = await runOn('STATE-DNS-UPDATE', { variant: fault });
     const shrinking = Number(/\((\d+) shrinking/.exec(all.outcome.notes![0]!)![1]);
     expect(shrinking).toBeGreaterThan(2);
@@ -502,7 +530,7 @@ describe('DNS: damage earlier probes did shows in a full run (probes, then the p
 
   it('a fault that spares the suite\'s own records, whose damage INPUT-ACCEPT\'s updates did before the property began, fails STATE-DNS-UPDATE', async () => {
     const report = await fullRun(trimsOwners);
-    const failures = report.failures.filter((f) => f.rule === 'STATE-DNS-UPDATE');
+    const failures = report.failures.filter((f) => f.rule === 'STATE-DNS-UPDATE' && f.operation === 'PUT /domains/{domain_id}/dns-records');
     expect(failures).toHaveLength(1);
     expect(failures[0]!.title).toBe('DNS values changed that no update named');
     expect(failures[0]!.message).toMatch(/198\.51\.100\.77/);
@@ -519,7 +547,7 @@ describe('DNS: damage earlier probes did shows in a full run (probes, then the p
 
   it('a change one earlier update makes each time it is sent is found by sending it again: the sequence is that update and the read', async () => {
     const report = await fullRun(leaksOnOne);
-    const failures = report.failures.filter((f) => f.rule === 'STATE-DNS-UPDATE');
+    const failures = report.failures.filter((f) => f.rule === 'STATE-DNS-UPDATE' && f.operation === 'PUT /domains/{domain_id}/dns-records');
     expect(failures).toHaveLength(1);
     expect(failures[0]!.title).toBe('DNS values changed that no update named');
     expect(failures[0]!.message).toMatch(/Sent again alone, the smallest of them \(INPUT-ACCEPT valid request \d of 5\) changed them again: A \S+ lists \{[^}]*203\.0\.113\.2[^}]*\}, just before \{/);

@@ -71,7 +71,8 @@ export const LIVE_BUDGET: StateBudget = {
   sequences: 5,
   maxCommands: 10,
   requests: 300,
-  shrinkRequests: 150,
+  // Each shrinking candidate replays the opening its sequences begin with (dns.ts: three updates).
+  shrinkRequests: 200,
   cleanupRequests: 60,
   irreversible: 2,
   poll: { windowMs: 10_000, intervalMs: 250, maxIntervalMs: 2_000 },

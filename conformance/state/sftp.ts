@@ -118,7 +118,14 @@ export const sftpRemoveScenarios = (options: SftpPropertyOptions = {}): Scenario
     const [, listPath] = paths.value;
     const removePath = (id: string) => mustHave(pathOf(remove, { ...ids, sftpAccountIds: [id] }));
     const atStart = context.target.main.ids.sftpAccountsAtStart;
-    return sftpProperty(context, { remove, read, budget, envId: ids.envId!, listPath, removePath, discovered: ids.sftpAccountIds ?? [], ...(atStart ? { atStart } : {}) });
+    // Every other environment discovery found accounts in: a removal names one account, so theirs stay.
+    const elsewhere = (placed.places ?? [])
+      .filter((p) => p.envId !== ids.envId && p.sftpAccountIds.length > 0)
+      .flatMap((p) => {
+        const path = pathOf(read, { ...ids, envId: p.envId });
+        return path.ok ? [{ envId: p.envId, listPath: path.value, discovered: p.sftpAccountIds }] : [];
+      });
+    return sftpProperty(context, { remove, read, budget, envId: ids.envId!, listPath, removePath, discovered: ids.sftpAccountIds ?? [], elsewhere, ...(atStart ? { atStart } : {}) });
   });
 
 /** Path values for an id the list gave: every other parameter was found already. */
@@ -138,6 +145,8 @@ interface SftpSetting {
   /** The accounts discovery listed in the environment, before any request of the suite, and the list as it read it. */
   readonly discovered: readonly string[];
   readonly atStart?: readonly unknown[];
+  /** The site's other environments with accounts, as discovery listed them: read after each removal, they hold all of them still. */
+  readonly elsewhere: readonly { readonly envId: string; readonly listPath: Readonly<Record<string, string>>; readonly discovered: readonly string[] }[];
 }
 
 function sftpProperty(context: ProbeContext, setting: SftpSetting): StateProperty<SftpModel, SftpReal> {
@@ -169,7 +178,7 @@ function sftpProperty(context: ProbeContext, setting: SftpSetting): StatePropert
       const listed = accountsOf(e);
       return listed !== undefined && !listed.has(idKey(id)) && others.every((a) => listed.has(a)) && changedFields(model.listed, listed, others).length === 0;
     });
-    if (shown.ok) return;
+    if (shown.ok) return untouchedElsewhere(io, id);
     const listed = accountsOf(shown.last);
     const reads = `${count(shown.reads, 'read')} over ${io.window}`;
     const after = `The removal of additional SFTP account ${describe(id)} was acknowledged, yet ${reads}`;
@@ -184,6 +193,23 @@ function sftpProperty(context: ProbeContext, setting: SftpSetting): StatePropert
     const left = model.settling.filter((a) => !listed.has(idKey(a)));
     const meanwhile = left.length ? `; meanwhile ${left.map(describe).join(', ')} left the list (not compared: removed by an earlier request of the suite, whose effect may come late)` : '';
     throw new Violation('a removed SFTP account stayed listed', `${after} still listed it${meanwhile}.`, shown.last);
+  };
+
+  /** Once a removal showed: the accounts of the site's other environments are all still listed (nothing of the suite removes any there). */
+  const untouchedElsewhere = async (io: StateIo, id: string) => {
+    for (const other of setting.elsewhere) {
+      const probe = makeProbe(target, rule, 'valid', `list the additional SFTP accounts of environment ${other.envId}`, { endpoint: setting.read, credentials, path: other.listPath });
+      const exchange = await io.send(probe);
+      const listed = accountsOf(exchange);
+      const gone = listed ? other.discovered.filter((a) => !listed.has(idKey(a))) : [];
+      if (gone.length) {
+        throw new Violation(
+          'removing an SFTP account removed others too',
+          `The removal of additional SFTP account ${describe(id)} of environment ${envId} was acknowledged and showed; environment ${other.envId} no longer lists ${gone.map(describe).join(', ')}, which discovery listed there and no request removed (the removal names only the account in its path: the model's effects; ASM-SFTP-REMOVE-READING).`,
+          exchange,
+        );
+      }
+    }
   };
 
   /**

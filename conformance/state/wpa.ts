@@ -3,8 +3,9 @@
  * `wpa-create-user` answers `create_wp_admin_user: true` for an address, `wpa-user-exists` for
  * that address answers `has_wp_admin_user: true`, and keeps doing so.
  *
- * Each run has its own probe addresses (`hsc-probe-…@example.com`: no real user has one), whose
- * existence it reads first: that is the model. Commands create one or check one. The document
+ * Each run has its own probe addresses (`hsc-probe-…` at a domain RFC 2606 reserves: no real
+ * user has one), whose existence it reads first: that is the model. Commands create one or check
+ * one. The document
  * shows no way to remove a site-admin user, so a property creates at most `irreversible` of
  * them, and the report names each.
  *
@@ -26,8 +27,40 @@ import { pathsOf, stateSource } from './source.ts';
 const READING = 'After `wpa-create-user` answers `create_wp_admin_user: true`, `wpa-user-exists` for the same address answers `has_wp_admin_user: true` (ASM-WPA-CREATE-EXISTS, our reading of §Endpoints).';
 /** Probe addresses per run. */
 const SLOTS = 2;
-/** The domain reserved for examples (RFC 2606): no real user's address. */
-const PROBE_DOMAIN = 'example.com';
+/**
+ * Probe addresses across the space of plain e-mail addresses (RFC 5321 §4.1.2, ASM-EMAIL-FORMAT),
+ * each marked as the suite's (`hsc-probe-…`) at a domain RFC 2606 reserves: letters in either case,
+ * a `+tag`, dots and digits, up to the longest a site-admin user is commonly allowed (60
+ * characters). What was created must read back as it was written, this very string.
+ */
+interface AddressParts {
+  readonly label: string;
+  readonly upper: boolean;
+  readonly tag: string | undefined;
+  readonly dotted: string | undefined;
+  readonly long: boolean;
+  readonly domain: string;
+}
+
+const addressOf = ({ label, upper, tag, dotted, long, domain }: AddressParts): string => {
+  let local = `${upper ? label.replace(/^hsc-probe/, 'HSC-Probe') : label}${dotted ? `.${dotted}` : ''}${tag ? `+${tag}` : ''}`;
+  if (long) local = `${local}${'x'.repeat(Math.max(0, 60 - local.length - domain.length - 1))}`;
+  return `${local}@${domain}`;
+};
+
+export const probeAddressArb: fc.Arbitrary<string> = fc
+  .record({
+    label: probeLabelArb,
+    upper: fc.boolean(),
+    tag: fc.option(fc.stringMatching(/^[a-z0-9]{1,8}$/), { nil: undefined }),
+    dotted: fc.option(fc.stringMatching(/^[a-z0-9]{1,8}$/), { nil: undefined }),
+    long: fc.boolean(),
+    domain: fc.constantFrom('example.com', 'example.org', 'example.net'),
+  })
+  .map(addressOf);
+
+/** A probe address of every shape at once (upper case, a dot, a `+tag`, the longest): each run's first, as a pattern's every-member value. */
+export const everyShapeAddressArb: fc.Arbitrary<string> = probeLabelArb.map((label) => addressOf({ label, upper: true, tag: 'hsc', dotted: 'p1', long: true, domain: 'example.com' }));
 
 /**
  * What is known of an address: it exists, it does not, or nothing (a create answered `false`,
@@ -158,7 +191,8 @@ function wpaProperty(context: ProbeContext, setting: WpaSetting): StateProperty<
     title: `site-admin users created on environment ${envId} with probe addresses, then checked (model-based)`,
     commands: wpaCommandArbs(),
     setup: async (io, run) => {
-      const addresses = draw(probeLabelArb, streamSeed(setting.seed, 'addresses', String(run)), SLOTS).map((label) => `${label}@${PROBE_DOMAIN}`);
+      const seed = streamSeed(setting.seed, 'addresses', String(run));
+      const addresses = [...draw(everyShapeAddressArb, streamSeed(seed, 'every'), 1), ...draw(probeAddressArb, seed, SLOTS - 1)];
       const admins: AdminState[] = [];
       for (const email of addresses) {
         const answer = await io.send(existence(email));

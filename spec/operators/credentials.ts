@@ -125,7 +125,8 @@ export function keyVariants(key: string, name: string): Applied<KeyVariant>[] {
   const out: Applied<KeyVariant>[] = [];
   const what = 'the key';
   if (n >= 1) out.push({ operator: o.change, what, first: change(n - 1, 0), arbitrary: fc.tuple(fc.nat({ max: n - 1 }), fc.nat({ max: PLAIN.length - 2 })).map(([at, pick]) => change(at, pick)) });
-  if (n >= 2) out.push({ operator: o.cut, what, first: cut(n - 1), arbitrary: fc.integer({ min: 1, max: n - 1 }).map(cut) });
+  // Cut to at least 8 characters: a shorter prefix is no near miss of a key, and a secret the outputs could not search for by itself.
+  if (n >= 2) out.push({ operator: o.cut, what, first: cut(n - 1), arbitrary: fc.integer({ min: Math.min(MIN_CUT, n - 1), max: n - 1 }).map(cut) });
   out.push({ operator: o.extend, what, first: extend('0'), arbitrary: fc.string({ unit: fc.constantFrom(...PLAIN), minLength: 1, maxLength: 8 }).map(extend) });
   if (swappable.length) out.push({ operator: o.transpose, what, first: transpose(swappable.at(-1)!), arbitrary: fc.constantFrom(...swappable).map(transpose) });
   if (letters.length) {
@@ -155,6 +156,9 @@ export const schemeCaseArb: fc.Arbitrary<string> = fc.mixedCase(fc.constant('bea
 
 /** One to four spaces more than the one the document writes: `1*SP`. */
 export const schemeSpacesArb: fc.Arbitrary<number> = fc.integer({ min: 2, max: 5 });
+
+/** The shortest a cut key is drawn. */
+const MIN_CUT = 8;
 
 // ---- carriers -------------------------------------------------------------------------------------
 
