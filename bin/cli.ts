@@ -79,10 +79,14 @@ const commands: readonly Command[] = [
   {
     name: 'self-test',
     summary: 'run the suite against every fault and conformant variant of the mock; print the detection score',
-    usage: 'self-test [--list] [--only NAME,...] [--shard I/N] [--jobs N] [--json FILE]',
+    usage: 'self-test [--list] [--only NAME,...] [--variants FILE] [--max-requests N] [--max-duration D] [--shard I/N] [--jobs N] [--json FILE]',
     flags: [
       '--list           list the catalogue (name, the rule and operation a fault must be caught as); with --only or --shard, the variants a run would take',
       '--only NAME,...  run only these variants',
+      '--variants FILE  also run the variants a module of your own exports as `variants` (the format of mock/variant.ts):',
+      '                 faults written by someone who has not read the suite measure it best',
+      "--max-requests N pass each run this budget (a live API's: e.g. 300 at 120 requests a minute for 2.5 minutes)",
+      '--max-duration D likewise, a budget of time (90s, 10m)',
       '--shard I/N      run shard I of N (a CI matrix job): every Nth of the chosen variants in catalogue order,',
       '                 starting with the Ith; the N shards together run each chosen variant exactly once',
       '--jobs N         conform runs in parallel (default: the number of CPUs, at least 2)',

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { thrown } from '../bin/command.ts';
 import { commandLineSecrets } from '../bin/process-guard.ts';
 import { Sanitizer } from '../sanitize/sanitizer.ts';
+import type { FailureWanted } from './runner.ts';
 
 export const SELF_TEST_ROLE = 'self-test';
 
@@ -28,6 +29,10 @@ interface Request {
   /** Echoed in the answer: an answer to another request is never taken for this one's. */
   readonly id: number;
   readonly args: readonly string[];
+  /** A module of extra variants to load before the run (`self-test --variants FILE`). */
+  readonly variants?: string;
+  /** The failure whose finding ends the run's sending (a fault's own). */
+  readonly stopWhenFound?: FailureWanted;
 }
 
 type Answer = WorkerRun & { readonly id: number | undefined };
@@ -59,8 +64,9 @@ export function serveSelfTestRuns(): void {
       const sanitizer = new Sanitizer(commandLineSecrets(['conform', ...request.args], process.env));
       let exitCode: number;
       try {
+        if (request.variants) await (await import('../mock/variants/index.ts')).loadVariants(request.variants);
         const { runConform } = await import('./cli.ts');
-        exitCode = await runConform(request.args, { stdout: out.stream, stderr: err.stream, env: process.env, sanitizer });
+        exitCode = await runConform(request.args, { stdout: out.stream, stderr: err.stream, env: process.env, sanitizer, ...(request.stopWhenFound ? { stopWhenFound: request.stopWhenFound } : {}) });
       } catch (error) {
         // One line, as the CLI's dispatcher writes it.
         const outcome = thrown(error, 'hosted-site-contract', (e) => sanitizer.message(e));
@@ -100,8 +106,8 @@ export class WorkerPool {
     if (at >= 0) this.#idle.splice(at, 1);
   }
 
-  /** `conform ARGS` in a worker; after `timeoutMs` the worker is ended and the run has no exit code. */
-  run(args: readonly string[], timeoutMs: number): Promise<WorkerRun> {
+  /** `conform ARGS` in a worker (with the variants of `variants` loaded); after `timeoutMs` the worker is ended and the run has no exit code. */
+  run(args: readonly string[], timeoutMs: number, extra: Pick<Request, 'variants' | 'stopWhenFound'> = {}): Promise<WorkerRun> {
     const worker = this.#idle.pop() ?? this.#start();
     const id = ++this.#requests;
     return new Promise((resolve) => {
@@ -127,7 +133,7 @@ export class WorkerPool {
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      worker.postMessage({ id, args } satisfies Request);
+      worker.postMessage({ id, args, ...extra } satisfies Request);
     });
   }
 

@@ -3,7 +3,7 @@
  * gate `npm run mutation`; here one shard of two variants runs end to end.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../bin/command.ts';
 import type { Variant } from '../mock/variant.ts';
 import { catalogue } from '../mock/variants/index.ts';
+import { operatorNamed } from '../spec/operators/index.ts';
 import { judgeVariant, parseShard, shardOf, summarize, type RunResult, type SelfTestReport } from './self-test.ts';
 import { WorkerPool } from './self-test-worker.ts';
 
@@ -149,6 +150,50 @@ describe('self-test --shard, as a user runs it', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('self-test --variants, as a user runs it', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+
+  it('runs the variants of a module of ones own beside the catalogue, within --max-requests, and names the operators that killed each fault', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsc-variants-'));
+    try {
+      const module = join(dir, 'mine.mts');
+      const build = new URL('../mock/variants/build.ts', import.meta.url).href;
+      await writeFile(
+        module,
+        [
+          `import { conformant, editError, fault, withHeaders } from ${JSON.stringify(build)};`,
+          'export const variants = [',
+          "  fault('mine-error-status-string', 'ERR-BODY', 'getSite', 'Error `status` is a string.', editError('getSite', (b) => ({ ...b, status: String(b.status) }))),",
+          "  conformant('mine-extra-header', 'An extra header on every answer.', withHeaders(undefined, { 'x-mine': '1' })),",
+          '];',
+        ].join('\n'),
+      );
+      const file = join(dir, 'self-test.json');
+      const run = await new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile(process.execPath, ['bin/hosted-site-contract.js', 'self-test', '--variants', module, '--only', 'mine-error-status-string,mine-extra-header', '--max-requests', '300', '--jobs', '1', '--json', file], { cwd: root, env: { PATH: process.env.PATH } }, (error, stdout) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout }),
+        ),
+      );
+      const report = JSON.parse(await readFile(file, 'utf8')) as SelfTestReport;
+      expect(report.results.map((r) => [r.name, r.verdict])).toEqual([
+        ['mine-error-status-string', 'killed'],
+        ['mine-extra-header', 'passed'],
+      ]);
+      const [killed, passed] = report.results;
+      // Operators of the registry, and the table says them too.
+      expect(killed!.killedBy?.length).toBeGreaterThan(0);
+      for (const id of killed!.killedBy!) expect(operatorNamed(id), id).toBeDefined();
+      expect(run.stdout).toMatch(/killed +fault +mine-error-status-string +ERR-BODY on GET \/sites\/\{site_id\} \(by [a-z-]+:[a-z-]+/);
+      // The budget reached the runs: a default run sends some 3 000 requests.
+      expect(passed!.requests).toBeLessThanOrEqual(300);
+      expect(killed!.requests).toBeLessThanOrEqual(300);
+      expect(run.code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('the worker pool', () => {

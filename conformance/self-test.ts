@@ -13,15 +13,18 @@ import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { mapConcurrently } from './concurrently.ts';
 import { WorkerPool } from './self-test-worker.ts';
-import { catalogue } from '../mock/variants/index.ts';
+import { catalogue, loadVariants } from '../mock/variants/index.ts';
+import { parseConformArgs } from './options.ts';
 import type { Variant } from '../mock/variant.ts';
 import { endpoint, operation } from '../spec/queries.ts';
 
 /** What one `conform` run against a variant showed. */
 export interface RunResult {
   readonly exitCode: number | null;
-  /** `rules`: every rule the failure broke (a report from before they were listed has `rule` alone). */
-  readonly failures: readonly { readonly rule: string; readonly rules?: readonly string[]; readonly operation: string }[];
+  /** `rules`: every rule the failure broke (a report from before they were listed has `rule` alone); `operator`: the mutation operator its probe came from. */
+  readonly failures: readonly { readonly rule: string; readonly rules?: readonly string[]; readonly operation: string; readonly operator?: string }[];
+  /** Requests the run sent. */
+  readonly requests?: number;
   readonly error?: string;
   readonly ms: number;
 }
@@ -36,7 +39,10 @@ export interface VariantResult {
   readonly verdict: Verdict;
   /** Distinct `RULE on operation` pairs that failed. */
   readonly caughtAs: readonly string[];
+  /** The mutation operators of the probes that killed it (on its own rule and operation); absent when none was drawn from one (a state property, a read). */
+  readonly killedBy?: readonly string[];
   readonly ms: number;
+  readonly requests?: number;
   readonly error?: string;
 }
 
@@ -66,13 +72,15 @@ const rulesOf = (f: RunResult['failures'][number]): readonly string[] => f.rules
 /** The verdict on one variant, from its run: pure, so it is tested on hand-made results. */
 export function judgeVariant(variant: Variant, run: RunResult): VariantResult {
   const caughtAs = [...new Set(run.failures.flatMap((f) => rulesOf(f).map((rule) => `${rule} on ${f.operation}`)))].sort();
-  const base = { name: variant.name, kind: variant.kind, caughtAs, ms: run.ms, ...(variant.rule ? { expected: expectedOf(variant)! } : {}) };
+  const base = { name: variant.name, kind: variant.kind, caughtAs, ms: run.ms, ...(run.requests !== undefined ? { requests: run.requests } : {}), ...(variant.rule ? { expected: expectedOf(variant)! } : {}) };
   if (run.error || (run.exitCode !== 0 && run.exitCode !== 1)) return { ...base, verdict: 'error', error: run.error ?? `conform exited ${run.exitCode}` };
   if (variant.kind === 'conformant') return { ...base, verdict: run.exitCode === 0 ? 'passed' : 'false-alarm' };
   if (run.exitCode === 0) return { ...base, verdict: 'missed' };
   const op = variant.endpoint ? operation(endpoint(variant.endpoint)) : undefined;
-  const attributed = run.failures.some((f) => variant.rule !== undefined && rulesOf(f).includes(variant.rule) && (op === undefined || f.operation === op));
-  return { ...base, verdict: attributed ? 'killed' : 'misattributed' };
+  const killing = run.failures.filter((f) => variant.rule !== undefined && rulesOf(f).includes(variant.rule) && (op === undefined || f.operation === op));
+  if (!killing.length) return { ...base, verdict: 'misattributed' };
+  const killedBy = [...new Set(killing.flatMap((f) => (f.operator ? [f.operator] : [])))].sort();
+  return { ...base, verdict: 'killed', ...(killedBy.length ? { killedBy } : {}) };
 }
 
 export function summarize(results: readonly VariantResult[]): SelfTestReport {
@@ -110,15 +118,20 @@ export function shardOf<T>(items: readonly T[], { index, count }: Shard): T[] {
   return items.filter((_, position) => position % count === index - 1);
 }
 
-/** Runs `conform --mock-variant NAME --reporter json` in one of the pool's workers. */
-async function runConform(pool: WorkerPool, variant: Variant, timeoutMs: number): Promise<RunResult> {
+/**
+ * Runs `conform --mock-variant NAME --reporter json` (with `extra`: the run's budget) in one of the
+ * pool's workers. A fault's run stops sending once the fault is caught on its own rule and
+ * operation: what it would send after that cannot change the verdict.
+ */
+async function runConform(pool: WorkerPool, variant: Variant, timeoutMs: number, extra: readonly string[], variants?: string): Promise<RunResult> {
   const started = performance.now();
-  const run = await pool.run(['--mock-variant', variant.name, '--reporter', 'json', ...(variant.flags ?? [])], timeoutMs);
+  const stopWhenFound = variant.kind === 'fault' && variant.rule && variant.endpoint ? { rule: variant.rule, operation: operation(endpoint(variant.endpoint)) } : undefined;
+  const run = await pool.run(['--mock-variant', variant.name, '--reporter', 'json', ...(variant.flags ?? []), ...extra], timeoutMs, { ...(variants ? { variants } : {}), ...(stopWhenFound ? { stopWhenFound } : {}) });
   const ms = performance.now() - started;
   if (run.error) return { exitCode: run.exitCode, failures: [], ms, error: run.error };
   try {
-    const report = JSON.parse(run.stdout) as { failures?: RunResult['failures'] };
-    return { exitCode: run.exitCode, failures: report.failures ?? [], ms };
+    const report = JSON.parse(run.stdout) as { failures?: RunResult['failures']; requests?: number };
+    return { exitCode: run.exitCode, failures: report.failures ?? [], ms, ...(typeof report.requests === 'number' ? { requests: report.requests } : {}) };
   } catch {
     const lastLine = run.stderr.trim().split('\n').at(-1) ?? '';
     return { exitCode: run.exitCode, failures: [], ms, error: `no JSON report (${lastLine})` };
@@ -137,7 +150,8 @@ const MARK: Record<Verdict, string> = {
 function renderTable(report: SelfTestReport): string {
   const width = Math.max(0, ...report.results.map((r) => r.name.length));
   const lines = report.results.map((r) => {
-    const detail = r.verdict === 'killed' || r.verdict === 'passed' ? (r.expected ?? '') : r.error ?? `${r.expected ? `expected ${r.expected}; ` : ''}caught as: ${r.caughtAs.slice(0, 4).join(', ') || 'nothing'}`;
+    const by = r.killedBy?.length ? ` (by ${r.killedBy.slice(0, 3).join(', ')}${r.killedBy.length > 3 ? ', …' : ''})` : '';
+    const detail = r.verdict === 'killed' || r.verdict === 'passed' ? `${r.expected ?? ''}${by}` : r.error ?? `${r.expected ? `expected ${r.expected}; ` : ''}caught as: ${r.caughtAs.slice(0, 4).join(', ') || 'nothing'}`;
     return `  ${MARK[r.verdict].padEnd(11)} ${r.kind === 'fault' ? 'fault     ' : 'conformant'} ${r.name.padEnd(width)}  ${detail}`;
   });
   const pct = (report.score * 100).toFixed(1);
@@ -159,12 +173,28 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
     jobs: { type: 'string' },
     json: { type: 'string' },
     shard: { type: 'string' },
+    variants: { type: 'string' },
+    'max-requests': { type: 'string' },
+    'max-duration': { type: 'string' },
   });
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  // A module of the user's own variants runs beside the catalogue (alone with --only).
+  let extra: readonly Variant[] = [];
+  if (flags.variants !== undefined) {
+    try {
+      extra = await loadVariants(flags.variants);
+    } catch (error) {
+      throw new UsageError(`--variants: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  const all = [...catalogue, ...extra];
+  // The run's budget, passed to every run as conform reads it (checked there: the same words for a bad value).
+  const budget = [...(flags['max-requests'] !== undefined ? ['--max-requests', flags['max-requests']] : []), ...(flags['max-duration'] !== undefined ? ['--max-duration', flags['max-duration']] : [])];
+  if (budget.length) parseConformArgs(budget, {});
   const names = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
-  const unknown = names?.filter((n) => !catalogue.some((v) => v.name === n)) ?? [];
+  const unknown = names?.filter((n) => !all.some((v) => v.name === n)) ?? [];
   if (unknown.length) throw new UsageError(`--only: no variant named ${unknown.map((n) => `'${n}'`).join(', ')}`);
-  const selected = names ? catalogue.filter((v) => names.includes(v.name)) : catalogue;
+  const selected = names ? all.filter((v) => names.includes(v.name)) : all;
   const chosen = shard ? shardOf(selected, shard) : selected;
   // --list shows what a run with the same --only and --shard would run (a matrix job's share, before it runs).
   if (flags.list) {
@@ -187,8 +217,14 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
   const pool = new WorkerPool();
   let results: VariantResult[];
   try {
+    // A budget the reference mock's run cannot start within (discovery alone needs more) would make
+    // every variant an error: said once, as the run says it, before the catalogue.
+    if (budget.length) {
+      const reference = await pool.run(['--reporter', 'json', ...budget], 120_000);
+      if (reference.exitCode === 2) throw new UsageError(`${budget.join(' ')}: the reference mock's run stops before it starts (${reference.stderr.trim().split('\n').at(-1)?.replace(/^hosted-site-contract conform: /, '') ?? 'exit 2'})`);
+    }
     results = await mapConcurrently(chosen, jobs, async (v) => {
-      const r = judgeVariant(v, await runConform(pool, v, 120_000));
+      const r = judgeVariant(v, await runConform(pool, v, 120_000, budget, extra.includes(v) ? flags.variants : undefined));
       process.stderr.write(`[${++done}/${chosen.length}] ${MARK[r.verdict]} ${r.name} (${(r.ms / 1000).toFixed(1)} s)\n`);
       return r;
     });

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../../spec/api.ts';
 import { endpoint, inScope, rule } from '../../spec/queries.ts';
-import { catalogue, variantNamed } from './index.ts';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { catalogue, loadVariants, variantNamed } from './index.ts';
 
 const faults = catalogue.filter((v) => v.kind === 'fault');
 const conformant = catalogue.filter((v) => v.kind === 'conformant');
@@ -44,5 +47,36 @@ describe('the catalogue of mock variants', () => {
   it('finds variants by name and refuses unknown names', () => {
     expect(variantNamed(catalogue[0]!.name)).toBe(catalogue[0]);
     expect(() => variantNamed('no-such-variant')).toThrow(/no variant named 'no-such-variant'/);
+  });
+
+  it('loads variants of a module of ones own, and refuses in one line a fault it could not judge or a module that does not load', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsc-load-'));
+    const build = new URL('./build.ts', import.meta.url).href;
+    const module = async (name: string, body: string) => {
+      const file = join(dir, `${name}.mts`);
+      await writeFile(file, `import { conformant, fault } from ${JSON.stringify(build)};\nexport const variants = [${body}];\n`);
+      return file;
+    };
+    try {
+      const good = await loadVariants(await module('good', "fault('own-fault', 'ERR-BODY', 'getSite', 'x', { respond: (_e, _r, a) => a }), conformant('own-ok', 'y', {})"));
+      expect(good.map((v) => v.name)).toEqual(['own-fault', 'own-ok']);
+      expect(variantNamed('own-fault')).toBe(good[0]);
+      const refusals: [string, string, RegExp][] = [
+        ['unknown-rule', "fault('own-a', 'AUTH-402', 'getSite', 'x', {})", /the fault 'own-a' names 'AUTH-402', no rule of the model/],
+        ['no-rule', "{ name: 'own-b', kind: 'fault', endpoint: 'getSite', description: 'x', hooks: {} }", /the fault 'own-b' names no rule/],
+        ['unknown-endpoint', "fault('own-c', 'AUTH-401', 'getSites', 'x', {})", /names the endpoint 'getSites', none of the model's/],
+        ['out-of-scope', "fault('own-d', 'ACK-202', 'getSite', 'x', {})", /names ACK-202 on getSite, which the rule does not cover/],
+        ['taken', "conformant('own-ok', 'again', {})", /the variant name 'own-ok' is taken/],
+        ['syntax', "{ name: ;", /does not load: .*ERROR/],
+      ];
+      for (const [name, body, want] of refusals) {
+        const error = await loadVariants(await module(name, body)).then(() => undefined, (e: Error) => e);
+        expect(error?.message, name).toMatch(want);
+        expect(error?.message.split('\n'), name).toHaveLength(1);
+      }
+      await expect(loadVariants(join(dir, 'none.mts'))).rejects.toThrow(/does not load/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

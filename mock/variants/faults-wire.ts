@@ -15,6 +15,8 @@ export const errorBodyFaults: readonly Variant[] = [
   fault('error-status-string', 'ERR-BODY', 'runWpCliCommand', 'Error `status` is a string ("400") on the command runner.', editError('runWpCliCommand', (b) => ({ ...b, status: String(b.status) }))),
   fault('error-status-mismatch', 'ERR-BODY', 'listEnvironments', 'Error `status` says 400 while the HTTP status is 404.', editError('listEnvironments', (b) => ({ ...b, status: 400 }), (s) => s === 404)),
   fault('error-body-missing-on-401', 'ERR-BODY', 'listAvailableRegions', 'A 401 on the regions list has an empty body.', editError('listAvailableRegions', () => undefined, (s) => s === 401)),
+  fault('error-404-says-bad-request', 'ERR-MESSAGE', 'listPlugins', 'A 404 on the plugin list says "Bad request format": the meaning of 400, not of 404.', editError('listPlugins', (b) => ({ ...b, message: 'Bad request format' }), (s) => s === 404)),
+  fault('error-400-says-server-error', 'ERR-MESSAGE', 'createWpAdminUser', 'A 400 on a site-admin creation says "Error occurred while processing the request": the table\'s words for 500, not for 400.', editError('createWpAdminUser', (b) => ({ ...b, message: 'Error occurred while processing the request' }), (s) => s === 400)),
   fault('error-body-array', 'ERR-BODY', 'updateDnsRecords', 'A 400 on the DNS update is a JSON array of problems.', editError('updateDnsRecords', (b) => [b.message], (s) => s === 400)),
 ];
 
