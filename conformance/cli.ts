@@ -139,6 +139,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       sanitizer,
       budget,
       pacing: send.pacing,
+      runnerDelay: () => send.stats().runner,
       readyIn: send.readyIn,
       onProgress: progress.update,
       // Against an external target, the plan is said before the first probe: it may take long.

@@ -20,6 +20,7 @@ import { clip, learnExchange, markLearned, readAnswer } from './body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import { RunBudget } from './schedule/budget.ts';
 import { Pacer, type PacerStats } from './schedule/pacer.ts';
+import { runnerDelay as processDelay, type DelayWatch, type RunnerDelayStats } from './schedule/runner-delay.ts';
 import type { Exchange, Probe, ProbeRequest, ProbeResponse, Send, TransportFailure } from './types.ts';
 
 /**
@@ -49,6 +50,8 @@ export interface TransportOptions {
   readonly bodyCap?: number;
   /** Learns the secret field values of every request and answer. */
   readonly sanitizer?: Sanitizer;
+  /** Watches this process's own stalls (default: the process's one watch); deadlines count only the time it ran. */
+  readonly runnerDelay?: DelayWatch;
 }
 
 export interface TransportStats {
@@ -58,6 +61,8 @@ export interface TransportStats {
   readonly throttled: number;
   /** Time the run spent paused by 429s, each moment counted once, in ms (what `--max-wait-s` bounds). */
   readonly waitedMs: number;
+  /** How long this process itself could not run while the transport was open. */
+  readonly runner: RunnerDelayStats;
 }
 
 /** A `Send`, plus what it has sent so far, what its pacer learned, when a probe may go, and a way to drop its connections. */
@@ -87,33 +92,44 @@ export function createTransport(options: TransportOptions): Transport {
   const pacer =
     options.pacer ?? new Pacer({ ...(options.rate !== undefined ? { fixedRate: options.rate } : {}), maxPauseMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}) });
   const budget = options.budget ?? new RunBudget();
+  const delay = options.runnerDelay ?? processDelay;
+  const opened = delay.hold();
+  // undici's own timers count wall time, stalls of this process included: hang guards only, past
+  // the furthest an attempt's own deadline can be stretched (`attempt`).
+  const guardMs = options.timeoutMs * MAX_STRETCH + STUCK_GRACE_MS;
   const dispatcher = new Agent({
     connections: options.connections ?? 16,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    connect: { timeout: options.timeoutMs },
+    headersTimeout: guardMs,
+    bodyTimeout: guardMs,
+    connect: { timeout: guardMs },
   });
+  let closed = false;
   let requests = 0;
   let throttled = 0;
 
   /**
    * One attempt, given `deadlineMs` (what is left of the request's `timeoutMs`). The answer's
    * secrets are learned from its raw body, then the body is kept as reports may show it (body.ts).
-   * One timer per attempt: at the deadline it aborts the request, and should the answer not end
-   * even then, it settles the attempt as a timeout STUCK_GRACE_MS later.
+   * The deadline counts the time this process ran: where it stalled (schedule/runner-delay.ts),
+   * the target is given the rest, up to MAX_STRETCH times the deadline in all; past that, a
+   * process that stalled for what its target was missing judges nothing (kind `runner`). At the
+   * deadline the request is aborted, and should the answer not end even then, the attempt
+   * settles as a timeout STUCK_GRACE_MS later.
    */
-  function attempt(req: ProbeRequest, deadlineMs: number, secretServed: boolean): Promise<Attempt> {
+  function attempt(req: ProbeRequest, deadlineMs: number, secretServed: boolean, stretchable: boolean): Promise<Attempt> {
     const started = performance.now();
     return new Promise<Attempt>((resolve) => {
       let settled = false;
       let timedOut = false;
+      // Set when the deadline ends with this process starved: what the abort's error becomes.
+      let starved: TransportFailure | undefined;
       const settle = (result: Attempt) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         resolve(result);
       };
-      const failed = (error: unknown) => settle({ failure: classify(error, timedOut, options.timeoutMs, Math.round(performance.now() - started)) });
+      const failed = (error: unknown) => settle({ failure: starved ?? classify(error, timedOut, options.timeoutMs, Math.round(performance.now() - started)) });
       const answer = receive(req, bodyCap, (raw) => {
         if ('error' in raw) return failed(raw.error);
         // Reading the answer runs inside undici's callback, which would swallow what it throws: caught here.
@@ -123,15 +139,23 @@ export function createTransport(options: TransportOptions): Transport {
           failed(error);
         }
       });
-      let timer = setTimeout(() => {
+      const due = () => {
+        const waited = performance.now() - started;
+        // The run's budget ends at a time of day: only the target's own deadline is stretched.
+        const missing = stretchable ? deadlineMs - delay.runningSince(started) : 0;
+        // Stalled for part of it: the target gets the time this process could not read its socket.
+        if (missing >= 1 && waited < deadlineMs * MAX_STRETCH) return void (timer = setTimeout(due, missing));
         timedOut = true;
+        if (missing >= 1) starved = stalledFailure(waited, deadlineMs - missing);
         // Still waiting for a connection: nothing of it was sent, and it is dropped when one comes.
-        if (!answer.abort()) return settle({ failure: classify(undefined, true, options.timeoutMs, Math.round(performance.now() - started)) });
+        if (!answer.abort()) return settle({ failure: starved ?? classify(undefined, true, options.timeoutMs, Math.round(waited)) });
         // The abort settled it there and then (undici reports it at once): no grace to wait, nor a timer to keep the process up.
         if (settled) return;
+        if (starved) return settle({ failure: starved });
         const ms = deadlineMs + STUCK_GRACE_MS;
         timer = setTimeout(() => settle({ failure: { kind: 'timeout', message: `no complete answer within ${ms} ms`, ms } }), STUCK_GRACE_MS);
-      }, deadlineMs);
+      };
+      let timer = setTimeout(due, deadlineMs);
       try {
         if (options.sanitizer) learnExchange(options.sanitizer, req);
         // undici's request() refuses a tunnel; dispatch() would open one and wait in it.
@@ -194,7 +218,7 @@ export function createTransport(options: TransportOptions): Transport {
       // The budget's deadline cuts an attempt short too: what it cuts judges nothing.
       const cutAt = Math.min(left, deadline - performance.now());
       const began = performance.now();
-      const result = await attempt(probe.request, Math.max(1, cutAt), servesSecret(probe.endpoint));
+      const result = await attempt(probe.request, Math.max(1, cutAt), servesSecret(probe.endpoint), cutAt >= left);
       spent += performance.now() - began;
       if ('failure' in result) {
         pacer.settle(ticket);
@@ -224,10 +248,14 @@ export function createTransport(options: TransportOptions): Transport {
     }
   };
   return Object.assign(send, {
-    stats: (): TransportStats => ({ requests, throttled, waitedMs: Math.round(pacer.stats.pausedMs) }),
+    stats: (): TransportStats => ({ requests, throttled, waitedMs: Math.round(pacer.stats.pausedMs), runner: delay.since(opened) }),
     pacing: () => pacer.stats,
     readyIn: (probe: Probe) => pacer.readyIn(credentialOf(probe.request), probe.endpoint.name),
-    close: () => dispatcher.close().catch(() => undefined),
+    close: () => {
+      if (!closed) delay.release();
+      closed = true;
+      return dispatcher.close().catch(() => undefined);
+    },
   });
 }
 
@@ -242,6 +270,16 @@ function bodyText(bytes: Buffer, cut: boolean, encoding: string | undefined): st
 
 /** An attempt whose stream does not end even once aborted at its deadline is settled this much later. */
 const STUCK_GRACE_MS = 2_000;
+
+/** An attempt's deadline, stretched by this process's own stalls, ends at this many times itself in all. */
+const MAX_STRETCH = 4;
+
+/** A deadline this process slept through: what the target was given, and why that judges nothing. */
+const stalledFailure = (waitedMs: number, ranMs: number): TransportFailure => ({
+  kind: 'runner',
+  message: `this process itself could not run for ${Math.round(waitedMs - ranMs)} of the ${Math.round(waitedMs)} ms it waited for an answer (its event loop held, or the machine busy): the answer may have come while it could not read it`,
+  ms: Math.round(waitedMs),
+});
 
 /**
  * A body's bytes up to a cap, in one buffer: a body that comes in many small chunks (chunked

@@ -14,6 +14,7 @@ import { nearMissSecrets } from './probes/near-miss.ts';
 import { DEFAULT_SHRINK_BUDGET, type ShrinkBudget } from './shrink.ts';
 import { RunBudget } from './schedule/budget.ts';
 import type { PacerStats } from './schedule/pacer.ts';
+import type { RunnerDelayStats } from './schedule/runner-delay.ts';
 import { executeRun, type Progress } from './run/execute.ts';
 import { RunJudge } from './run/judge.ts';
 import { planRun, requestKey, type RunPlan } from './run/plan.ts';
@@ -75,6 +76,8 @@ export interface RunInput {
   readonly stopWhenFound?: FailureWanted;
   /** What the run's pacer learned (the transport's), for the report. */
   readonly pacing?: () => PacerStats;
+  /** How long the suite's own process could not run (the transport's watch), for the report. */
+  readonly runnerDelay?: () => RunnerDelayStats;
   /** How long until a probe may go (the transport's pacer), so a paused key does not hold every worker. */
   readonly readyIn?: (probe: Probe) => number;
 }
@@ -175,5 +178,6 @@ export async function runConformance(input: RunInput): Promise<Report> {
     execution,
     budget,
     pacing: input.pacing?.(),
+    runner: input.runnerDelay?.(),
   });
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { UsageError } from '../bin/command.ts';
 import type { Variant } from '../mock/variant.ts';
 import { catalogue } from '../mock/variants/index.ts';
@@ -107,9 +107,10 @@ describe('parseShard', () => {
 
 describe('self-test --shard, as a user runs it', () => {
   const root = fileURLToPath(new URL('..', import.meta.url));
+  // Compiled, as the package runs it (scripts/test-build.ts): tsx's loading, paid per process and per worker, is not what these test.
   const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
-      execFile(process.execPath, ['bin/hosted-site-contract.js', 'self-test', ...args], { cwd: root, env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
+      execFile(process.execPath, [inject('compiledCli'), 'self-test', ...args], { cwd: root, env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
       );
     });

@@ -39,11 +39,13 @@ export interface ProbeResponse {
 /**
  * A transport failure: no complete HTTP answer (timeout, reset, refused, malformed), still
  * throttled when its retries or the run's budget for waiting out 429s ran out, or not sent at all
- * because the run's budget (`--max-requests`, `--max-duration`) was spent. The last two judge
- * nothing (`notJudged`): only an answer can fail a rule.
+ * because the run's budget (`--max-requests`, `--max-duration`) was spent, or waited for while
+ * the suite's own process could not run (`runner`: its event loop held, its machine busy). These
+ * three judge nothing (`notJudged`): only an answer can fail a rule, and a slow runner is no
+ * failing target.
  */
 export interface TransportFailure {
-  readonly kind: 'timeout' | 'reset' | 'refused' | 'protocol' | 'throttled' | 'budget' | 'other';
+  readonly kind: 'timeout' | 'reset' | 'refused' | 'protocol' | 'throttled' | 'budget' | 'runner' | 'other';
   readonly message: string;
   readonly ms: number;
 }
@@ -115,7 +117,7 @@ export interface Generated<T = unknown> {
 }
 
 /** Failures that say nothing about the target's conformance: what they would have judged is not judged. */
-export const notJudged = (failure: TransportFailure | undefined): boolean => failure?.kind === 'throttled' || failure?.kind === 'budget';
+export const notJudged = (failure: TransportFailure | undefined): boolean => failure?.kind === 'throttled' || failure?.kind === 'budget' || failure?.kind === 'runner';
 
 /** Whether the request went out at all (a budget may refuse it before it is sent, or cut it short after). */
 export const wasSent = (exchange: Exchange): boolean =>
@@ -128,6 +130,7 @@ export const attemptsOf = (exchange: Exchange): number => exchange.attempts ?? (
 export function notJudgedReason(exchange: Exchange): string {
   const failure = exchange.failure!;
   if (failure.kind === 'budget') return `not judged: ${failure.message.replace(/^(not sent|cut short): /, '').replace(/ while it waited for an answer$/, '')}`;
+  if (failure.kind === 'runner') return 'not judged: the suite itself could not run while it waited for the answer (its event loop held, or its machine busy)';
   return 'not judged: throttled (the target kept answering Too Many Requests)';
 }
 
@@ -419,7 +422,7 @@ export interface Report {
 export interface Schedule {
   /** Answers of 429 (waited out or given up on). */
   readonly throttled: number;
-  readonly notJudged: { readonly throttled: number; readonly budget: number };
+  readonly notJudged: { readonly throttled: number; readonly budget: number; readonly runner: number };
   /** Time the run spent paused by 429s, each moment once (ms). */
   readonly pausedMs?: number;
   /** Time requests spent waiting for their slot, all together (ms). */
@@ -429,6 +432,8 @@ export interface Schedule {
   readonly rateFrom?: 'fixed' | 'policy' | 'remaining' | 'backoff';
   /** The target's counts showed a limit per endpoint: each operation was paced to its own. */
   readonly perOperation?: true;
+  /** How long the suite's own process could not run (its event loop held, its machine busy): each deadline it set counted only the time it ran. */
+  readonly runner?: { readonly delayedMs: number; readonly longestMs: number; readonly stalls: number };
   readonly budget?: {
     readonly maxRequests?: number;
     readonly maxDurationMs?: number;

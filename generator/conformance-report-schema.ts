@@ -85,7 +85,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     ms: need(ms),
   });
   const transport = object<TransportFailure>({
-    kind: need(oneOf<TransportFailure['kind']>()('timeout', 'reset', 'refused', 'protocol', 'throttled', 'budget', 'other')),
+    kind: need(oneOf<TransportFailure['kind']>()('timeout', 'reset', 'refused', 'protocol', 'throttled', 'budget', 'runner', 'other')),
     message: need(text),
     ms: need(ms),
   });
@@ -157,12 +157,13 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
   type Budget = NonNullable<Schedule['budget']>;
   const schedule = object<Schedule>({
     throttled: need(count),
-    notJudged: need(object<Schedule['notJudged']>({ throttled: need(count), budget: need(count) })),
+    notJudged: need(object<Schedule['notJudged']>({ throttled: need(count), budget: need(count), runner: need(count) })),
     pausedMs: may(ms),
     pacedMs: may(ms),
     allowedRate: may({ type: 'number', exclusiveMinimum: 0 }),
     rateFrom: may(oneOf<NonNullable<Schedule['rateFrom']>>()('fixed', 'policy', 'remaining', 'backoff')),
     perOperation: may({ const: true }),
+    runner: may(object<NonNullable<Schedule['runner']>>({ delayedMs: need(ms), longestMs: need(ms), stalls: need(count) })),
     budget: may(
       object<Budget>({
         maxRequests: may(count),

@@ -65,7 +65,7 @@ describe('the packed tarball', () => {
     expect(packed).toContain('bin/hosted-site-contract.js');
     const stray = packed.filter(
       (p) =>
-        /\.test\.|\.typetest\./.test(p) ||
+        /\.test\.|\.test-kit\.|\.typetest\./.test(p) ||
         (/\.ts$/.test(p) && !/\.d\.ts$/.test(p)) ||
         (/^(\.ci|scripts|generator|spec|mock|conformance|bin|generated|dist\/generator)\//.test(p) && p !== 'bin/hosted-site-contract.js') ||
         /vitest|tsconfig/.test(p),

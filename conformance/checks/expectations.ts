@@ -29,6 +29,8 @@ export function describeTransportFailure(failure: TransportFailure): string {
       return 'still throttled (HTTP 429)';
     case 'budget':
       return "not sent: the run's budget was spent";
+    case 'runner':
+      return 'the suite itself could not run while it waited';
     case 'other':
       return `transport error${after}`;
   }

@@ -52,6 +52,7 @@ const failureOf = (failure: TransportFailure['kind'] | TransportFailure): Transp
           protocol: 'Parse Error: Invalid header value char',
           throttled: 'throttled: HTTP 429 asked to wait 100000 s (Retry-After: 100000), more than the 60 s left of the run\'s 60 s for waiting out 429s (--max-wait-s)',
           budget: 'not sent: --max-requests 100 reached',
+          runner: 'this process itself could not run for 9000 of the 10000 ms it waited for an answer',
           other: 'fetch failed',
         }[failure],
       };

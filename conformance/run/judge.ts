@@ -62,7 +62,7 @@ export class RunJudge {
   /** Answers of 429, waited out or given up on. */
   throttled = 0;
   /** Exchanges that judged nothing, by why. */
-  readonly unjudged = { throttled: 0, budget: 0 };
+  readonly unjudged = { throttled: 0, budget: 0, runner: 0 };
   /** Why the first request given up while throttled was given up (the target's own figures). */
   firstThrottled: string | undefined;
   readonly #input: JudgeInput;
@@ -93,7 +93,7 @@ export class RunJudge {
     this.throttled += exchange.throttled;
     learnExchange(this.#input.sanitizer, exchange.probe.request, exchange.response);
     if (notJudged(exchange.failure)) {
-      this.unjudged[exchange.failure!.kind as 'throttled' | 'budget']++;
+      this.unjudged[exchange.failure!.kind as 'throttled' | 'budget' | 'runner']++;
       if (exchange.failure!.kind === 'throttled') this.firstThrottled ??= `${operation(exchange.probe.endpoint)}: ${exchange.failure!.message}`;
       return false;
     }

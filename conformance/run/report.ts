@@ -16,6 +16,7 @@ import { rulesOf, type FailureGroup, type RowFailures } from '../failures.ts';
 import { sequenceOf } from '../sequence.ts';
 import type { RunBudget } from '../schedule/budget.ts';
 import type { PacerStats } from '../schedule/pacer.ts';
+import type { RunnerDelayStats } from '../schedule/runner-delay.ts';
 import type { CheckOptions, CheckSummary, Exchange, Failure, ProbeRequest, Report, Schedule, Target } from '../types.ts';
 import type { Execution } from './execute.ts';
 import type { RunJudge, Tally } from './judge.ts';
@@ -46,6 +47,8 @@ export interface ReportInput {
   readonly budget: RunBudget;
   /** What the run's pacer learned and did; absent when the transport has none. */
   readonly pacing?: PacerStats | undefined;
+  /** How long the suite's own process could not run; absent when the transport does not watch. */
+  readonly runner?: RunnerDelayStats | undefined;
 }
 
 export function buildReport(input: ReportInput): Report {
@@ -155,7 +158,7 @@ export function buildReport(input: ReportInput): Report {
 
 /** What the schedule did: the pacing, the 429s, what was not judged and why, and the budget's spend. */
 function scheduleOf(input: ReportInput): Schedule {
-  const { judge, budget, pacing } = input;
+  const { judge, budget, pacing, runner } = input;
   const limits = budget.limits;
   return {
     throttled: judge.throttled,
@@ -164,6 +167,7 @@ function scheduleOf(input: ReportInput): Schedule {
     ...(pacing?.allowedRate !== undefined ? { allowedRate: Number(pacing.allowedRate.toFixed(3)) } : {}),
     ...(pacing?.source ? { rateFrom: pacing.source } : {}),
     ...(pacing?.perOperation ? { perOperation: true as const } : {}),
+    ...(runner ? { runner } : {}),
     ...(budget.bounded
       ? {
           budget: {
@@ -178,6 +182,11 @@ function scheduleOf(input: ReportInput): Schedule {
   };
 }
 
+/** The runner's own delays are noted from this much in all (a busy machine's scheduling adds a little to any run). */
+const RUNNER_DELAY_NOTED_MS = 1000;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 function scheduleNotes(schedule: Schedule, firstThrottled: string | undefined): string[] {
   const notes: string[] = [];
   const { throttled, notJudged } = schedule;
@@ -190,6 +199,13 @@ function scheduleNotes(schedule: Schedule, firstThrottled: string | undefined): 
   if (notJudged.throttled) {
     const first = firstThrottled ? ` (the first: ${firstThrottled})` : '';
     notes.push(`not judged: ${count(notJudged.throttled, 'request')} given up on while the target throttled them${first}; the rows they would have judged say "not judged: throttled", never failed`);
+  }
+  const runner = schedule.runner;
+  if (notJudged.runner || (runner && runner.delayedMs >= RUNNER_DELAY_NOTED_MS)) {
+    const unjudged = notJudged.runner ? `; ${count(notJudged.runner, 'request')} waited for while it could not run judged nothing (the rows they would have judged are "not judged", never failed)` : '';
+    notes.push(
+      `runner: this process itself could not run for ${seconds(runner?.delayedMs ?? 0)} in all (${count(runner?.stalls ?? 0, 'stall')}, the longest ${seconds(runner?.longestMs ?? 0)}: its event loop held, or its machine busy); each request's deadline counted only the time it ran${unjudged}`,
+    );
   }
   if (schedule.budget?.stopped) notes.push(`budget: ${schedule.budget.stopped} after ${count(schedule.budget.requests, 'request')}; ${count(notJudged.budget, 'request')} not sent or cut short, the rows they would have judged are "not judged", never failed`);
   return notes;

@@ -122,14 +122,15 @@ export class OutOfBudget extends Error {
 }
 
 /**
- * A request got no answer to judge: the target throttled it until it was given up, or the run's
- * budget (`--max-requests`, `--max-duration`) was spent. The run ends there, proving nothing.
+ * A request got no answer to judge: the target throttled it until it was given up, the run's
+ * budget (`--max-requests`, `--max-duration`) was spent, or the suite's own process could not run
+ * while it waited. The run ends there, proving nothing.
  */
 export class NotJudged extends OutOfBudget {
   override readonly name = 'NotJudged';
   constructor(
     message: string,
-    readonly kind: 'throttled' | 'budget',
+    readonly kind: 'throttled' | 'budget' | 'runner',
   ) {
     super(message);
   }
@@ -268,8 +269,8 @@ export function startStateProperty<M extends object, R>(property: StateProperty<
         const exchange = await send(cleanup ? { ...probe, cleanup: true } : probe);
         trail.push({ exchange, at });
         if (notJudged(exchange.failure)) {
-          const kind = exchange.failure!.kind as 'throttled' | 'budget';
-          const why = kind === 'budget' ? notJudgedReason(exchange).replace(/^not judged: /, '') : 'a request was throttled (the target kept answering Too Many Requests)';
+          const kind = exchange.failure!.kind as 'throttled' | 'budget' | 'runner';
+          const why = kind === 'throttled' ? 'a request was throttled (the target kept answering Too Many Requests)' : notJudgedReason(exchange).replace(/^not judged: /, '');
           // The run's budget is spent for good: no later run sends anything either.
           if (kind === 'budget' && !cleanup) {
             runSpent ??= why;
