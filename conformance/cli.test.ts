@@ -166,6 +166,8 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
       expect(stdout).toBe('');
       expect(stderr).toBe('');
       expect(line).toMatch(message);
+      // The line the dispatcher prints: one line (a stack trace is many).
+      expect(line.split('\n')).toHaveLength(1);
     });
 
     it.each(SECRETS)('%s: not echoed', async (_, args, env, message) => {
@@ -174,6 +176,8 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
       expect(stdout).toBe('');
       expect(stderr).toBe('');
       expect(line).toMatch(message);
+      // The line the dispatcher prints: one line (a stack trace is many).
+      expect(line.split('\n')).toHaveLength(1);
       expect(line).not.toContain(SECRET);
       expect(line).not.toContain(SECRET.slice(0, 12));
     });
@@ -183,6 +187,7 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
       expect(refused.error).toBeInstanceOf(UsageError);
       expect(refused.stderr).toBe('');
       expect(refused.line).toMatch(/GITHUB_STEP_SUMMARY: .* is a directory, not a file/);
+      expect(refused.line.split('\n')).toHaveLength(1);
       expect((await conformHere(['--only', 'BASE-PATH', '--reporter', 'json'], { GITHUB_STEP_SUMMARY: tmpdir() })).code).toBe(0);
     });
 

@@ -107,6 +107,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   // 1. The key, and whether anything answers at all, and at the right place.
   const validate = await read(readOf('ValidatedKey'));
   if (validate.failure?.kind === 'throttled') throw new DiscoveryError(`GET /validate was ${validate.failure.message}`);
+  if (validate.failure?.kind === 'runner') throw new DiscoveryError(`GET /validate judged nothing: ${validate.failure.message}; run it where the suite gets the CPU it needs, or give it a longer --timeout-ms`);
   if (validate.failure?.kind === 'budget') throw new DiscoveryError(`the run's budget was spent before any check (GET /validate ${validate.failure.message}); give --max-requests or --max-duration room for discovery too`);
   if (validate.failure) {
     // It was reached when the connection was taken and the answer broke off or made no sense; a

@@ -20,7 +20,7 @@ import { clip, learnExchange, markLearned, readAnswer } from './body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import { RunBudget } from './schedule/budget.ts';
 import { Pacer, type PacerStats } from './schedule/pacer.ts';
-import { runnerDelay as processDelay, type DelayWatch, type RunnerDelayStats } from './schedule/runner-delay.ts';
+import { runnerDelay as processDelay, WaitingDelay, type DelayWatch, type RunnerDelayStats } from './schedule/runner-delay.ts';
 import type { Exchange, Probe, ProbeRequest, ProbeResponse, Send, TransportFailure } from './types.ts';
 
 /**
@@ -61,7 +61,7 @@ export interface TransportStats {
   readonly throttled: number;
   /** Time the run spent paused by 429s, each moment counted once, in ms (what `--max-wait-s` bounds). */
   readonly waitedMs: number;
-  /** How long this process itself could not run while the transport was open. */
+  /** How long this process itself could not run while a request waited for its answer. */
   readonly runner: RunnerDelayStats;
 }
 
@@ -93,7 +93,8 @@ export function createTransport(options: TransportOptions): Transport {
     options.pacer ?? new Pacer({ ...(options.rate !== undefined ? { fixedRate: options.rate } : {}), maxPauseMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}) });
   const budget = options.budget ?? new RunBudget();
   const delay = options.runnerDelay ?? processDelay;
-  const opened = delay.hold();
+  delay.hold();
+  const waiting = new WaitingDelay(delay);
   // undici's own timers count wall time, stalls of this process included: hang guards only, past
   // the furthest an attempt's own deadline can be stretched (`attempt`).
   const guardMs = options.timeoutMs * MAX_STRETCH + STUCK_GRACE_MS;
@@ -116,8 +117,9 @@ export function createTransport(options: TransportOptions): Transport {
    * deadline the request is aborted, and should the answer not end even then, the attempt
    * settles as a timeout STUCK_GRACE_MS later.
    */
-  function attempt(req: ProbeRequest, deadlineMs: number, secretServed: boolean, stretchable: boolean): Promise<Attempt> {
+  function attempt(req: ProbeRequest, deadlineMs: number, secretServed: boolean, budgetEnd: number): Promise<Attempt> {
     const started = performance.now();
+    waiting.busy();
     return new Promise<Attempt>((resolve) => {
       let settled = false;
       let timedOut = false;
@@ -127,6 +129,7 @@ export function createTransport(options: TransportOptions): Transport {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        waiting.idle();
         resolve(result);
       };
       const failed = (error: unknown) => settle({ failure: starved ?? classify(error, timedOut, options.timeoutMs, Math.round(performance.now() - started)) });
@@ -139,14 +142,17 @@ export function createTransport(options: TransportOptions): Transport {
           failed(error);
         }
       });
+      // Stretched at most to MAX_STRETCH times the deadline, and never past the run's budget, which ends at a time of day.
+      const latest = Math.min(started + deadlineMs * MAX_STRETCH, budgetEnd);
       const due = () => {
-        const waited = performance.now() - started;
-        // The run's budget ends at a time of day: only the target's own deadline is stretched.
-        const missing = stretchable ? deadlineMs - delay.runningSince(started) : 0;
+        const now = performance.now();
+        const waited = now - started;
+        const missing = deadlineMs - delay.runningSince(started);
         // Stalled for part of it: the target gets the time this process could not read its socket.
-        if (missing >= 1 && waited < deadlineMs * MAX_STRETCH) return void (timer = setTimeout(due, missing));
+        if (missing >= 1 && now < latest - 1) return void (timer = setTimeout(due, Math.min(missing, latest - now)));
         timedOut = true;
-        if (missing >= 1) starved = stalledFailure(waited, deadlineMs - missing);
+        // At the budget's end the request is cut short (send() says so); else, starved past the stretch, it judges nothing.
+        if (missing >= 1 && now < budgetEnd - 1) starved = stalledFailure(waited, deadlineMs - missing);
         // Still waiting for a connection: nothing of it was sent, and it is dropped when one comes.
         if (!answer.abort()) return settle({ failure: starved ?? classify(undefined, true, options.timeoutMs, Math.round(waited)) });
         // The abort settled it there and then (undici reports it at once): no grace to wait, nor a timer to keep the process up.
@@ -218,11 +224,11 @@ export function createTransport(options: TransportOptions): Transport {
       // The budget's deadline cuts an attempt short too: what it cuts judges nothing.
       const cutAt = Math.min(left, deadline - performance.now());
       const began = performance.now();
-      const result = await attempt(probe.request, Math.max(1, cutAt), servesSecret(probe.endpoint), cutAt >= left);
+      const result = await attempt(probe.request, Math.max(1, cutAt), servesSecret(probe.endpoint), deadline);
       spent += performance.now() - began;
       if ('failure' in result) {
         pacer.settle(ticket);
-        if (result.failure.kind === 'timeout' && cutAt < left) {
+        if (result.failure.kind === 'timeout' && performance.now() >= deadline - 1) {
           const why = budget.cutAtDeadline(spending);
           return { probe, throttled: throttledAnswers, attempts, failure: { kind: 'budget', message: `cut short: ${why} while it waited for an answer`, ms: result.failure.ms } };
         }
@@ -248,13 +254,15 @@ export function createTransport(options: TransportOptions): Transport {
     }
   };
   return Object.assign(send, {
-    stats: (): TransportStats => ({ requests, throttled, waitedMs: Math.round(pacer.stats.pausedMs), runner: delay.since(opened) }),
+    stats: (): TransportStats => ({ requests, throttled, waitedMs: Math.round(pacer.stats.pausedMs), runner: waiting.stats() }),
     pacing: () => pacer.stats,
     readyIn: (probe: Probe) => pacer.readyIn(credentialOf(probe.request), probe.endpoint.name),
+    // Destroyed, not closed: what is still waiting (a connection a target never completes, held
+    // up to undici's hang guard) is abandoned with the run, and keeps the command up no longer.
     close: () => {
       if (!closed) delay.release();
       closed = true;
-      return dispatcher.close().catch(() => undefined);
+      return dispatcher.destroy().catch(() => undefined);
     },
   });
 }

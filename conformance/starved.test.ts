@@ -62,7 +62,7 @@ describe('a run whose own process is held', () => {
     expect(runner?.delayedMs).toBeGreaterThanOrEqual(3 * 1_400);
     expect(runner?.longestMs).toBeGreaterThanOrEqual(1_400);
     const note = starved.report.notes.find((n) => n.startsWith('runner: '));
-    expect(note).toMatch(/^runner: this process itself could not run for \d+\.\d s in all \(\d+ stalls?, the longest \d+\.\d s/);
+    expect(note).toMatch(/^runner: this process itself could not run for \d+\.\d s in all while requests waited for their answers \(\d+ stalls?, the longest \d+\.\d s/);
     const unjudged = starved.report.schedule?.notJudged.runner ?? 0;
     if (unjudged > 0) expect(note).toContain(`${unjudged} request${unjudged === 1 ? '' : 's'} waited for while it could not run judged nothing`);
   });

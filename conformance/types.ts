@@ -422,7 +422,7 @@ export interface Report {
 export interface Schedule {
   /** Answers of 429 (waited out or given up on). */
   readonly throttled: number;
-  readonly notJudged: { readonly throttled: number; readonly budget: number; readonly runner: number };
+  readonly notJudged: { readonly throttled: number; readonly budget: number; readonly runner?: number };
   /** Time the run spent paused by 429s, each moment once (ms). */
   readonly pausedMs?: number;
   /** Time requests spent waiting for their slot, all together (ms). */
@@ -432,7 +432,7 @@ export interface Schedule {
   readonly rateFrom?: 'fixed' | 'policy' | 'remaining' | 'backoff';
   /** The target's counts showed a limit per endpoint: each operation was paced to its own. */
   readonly perOperation?: true;
-  /** How long the suite's own process could not run (its event loop held, its machine busy): each deadline it set counted only the time it ran. */
+  /** How long the suite's own process could not run while requests waited for their answers (its event loop held, its machine busy): each deadline it set counted only the time it ran. */
   readonly runner?: { readonly delayedMs: number; readonly longestMs: number; readonly stalls: number };
   readonly budget?: {
     readonly maxRequests?: number;

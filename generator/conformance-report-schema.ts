@@ -157,7 +157,8 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
   type Budget = NonNullable<Schedule['budget']>;
   const schedule = object<Schedule>({
     throttled: need(count),
-    notJudged: need(object<Schedule['notJudged']>({ throttled: need(count), budget: need(count), runner: need(count) })),
+    // `runner` came in format 1's lifetime: reports written before it hold none.
+    notJudged: need(object<Schedule['notJudged']>({ throttled: need(count), budget: need(count), runner: may(count) })),
     pausedMs: may(ms),
     pacedMs: may(ms),
     allowedRate: may({ type: 'number', exclusiveMinimum: 0 }),

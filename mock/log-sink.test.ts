@@ -141,6 +141,6 @@ describe('the log sink', () => {
     await tick();
     const started = performance.now();
     expect(await stuck.close(30)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(2_000); // a hang guard, many times the 30 ms given: not the property tested
   });
 });

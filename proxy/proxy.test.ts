@@ -172,7 +172,7 @@ describe('in front of each fault it claims to judge: the fault named on its rule
       // A fault the suite catches only under --strict, the proxy too.
       // The traffic of the endpoint the fault is on, where it has one: what a client of that endpoint sends.
       const faulty = variant.endpoint ? endpointNamed(variant.endpoint) : undefined;
-      const run = await throughProxy(mock.url, variant.flags?.includes('--strict') ? ['--strict'] : [], (url) => everyKindOfRequest(url, mock, { ...(faulty ? { only: faulty } : {}), carriers: 'all' }));
+      const run = await throughProxy(mock.url, variant.flags?.includes('--strict') ? ['--strict'] : [], (url) => everyKindOfRequest(url, mock, faulty));
       const wanted = faulty ? operation(faulty) : undefined;
       const caught = serverProblems(run.report).filter((p) => p.rule === variant.rule && (wanted === undefined || p.operation === wanted));
       expect(caught.length, `${variant.description}; server problems: ${JSON.stringify(serverProblems(run.report).map((p) => `${p.rule} ${p.operation}: ${p.reason}`))}`).toBeGreaterThan(0);
@@ -183,12 +183,11 @@ describe('in front of each fault it claims to judge: the fault named on its rule
 });
 
 describe('in front of each conformant variant and the reference mock: no problem on the server side', () => {
-  // The reference mock is sent every key carrier on every endpoint; each variant a share of them, every kind still sent (traffic.test-kit.ts).
   const conformant = [undefined, ...catalogue.filter((v) => v.kind === 'conformant')];
   it.each(conformant.map((v) => [v?.name ?? 'the reference mock', v] as const))('%s', async (_, variant) => {
     const mock = await startMock({ port: 0, ...(variant ? { variant } : {}) });
     try {
-      const run = await throughProxy(mock.url, [], (url) => everyKindOfRequest(url, mock, { carriers: variant ? 'shared' : 'all' }));
+      const run = await throughProxy(mock.url, [], (url) => everyKindOfRequest(url, mock));
       expect(serverProblems(run.report).filter((p) => p.severity === 'error'), variant?.description).toEqual([]);
     } finally {
       await mock.close();

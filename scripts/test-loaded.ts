@@ -35,18 +35,24 @@ async function main(): Promise<number> {
     console.error(`test-loaded: ${(error as Error).message.split(/\.\s/)[0]} (usage: npm run test:loaded -- [--runs N] [--hogs N])`);
     return 2;
   }
-  const runs = Math.max(1, whole('runs', values.runs, 1));
+  const runs = whole('runs', values.runs, 1);
+  if (runs === 0) {
+    console.error('test-loaded: --runs needs a whole number from 1');
+    return 2;
+  }
   const hogCount = whole('hogs', values.hogs, 2);
   const hogs: ChildProcess[] = Array.from({ length: hogCount }, () => spawn(process.execPath, ['-e', HOG], { stdio: 'ignore' }));
+  let tests: ChildProcess | undefined;
   const stop = () => hogs.forEach((h) => h.kill('SIGKILL'));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stop(), process.exit(130)));
+  // Stopped, it stops what it started: the hogs, and the tests (which end their own workers).
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.on(signal, () => (stop(), tests?.kill(signal), process.exit(code)));
   const results: { code: number; seconds: number }[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       console.log(`== npm test, run ${i + 1} of ${runs}, beside ${hogCount} CPU-bound processes`);
       const started = performance.now();
       const code = await new Promise<number>((resolve) => {
-        const child = spawn('npm', ['test'], { stdio: 'inherit' });
+        const child = (tests = spawn('npm', ['test'], { stdio: 'inherit' }));
         child.on('exit', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
         child.on('error', () => resolve(1));
       });

@@ -204,7 +204,7 @@ function scheduleNotes(schedule: Schedule, firstThrottled: string | undefined): 
   if (notJudged.runner || (runner && runner.delayedMs >= RUNNER_DELAY_NOTED_MS)) {
     const unjudged = notJudged.runner ? `; ${count(notJudged.runner, 'request')} waited for while it could not run judged nothing (the rows they would have judged are "not judged", never failed)` : '';
     notes.push(
-      `runner: this process itself could not run for ${seconds(runner?.delayedMs ?? 0)} in all (${count(runner?.stalls ?? 0, 'stall')}, the longest ${seconds(runner?.longestMs ?? 0)}: its event loop held, or its machine busy); each request's deadline counted only the time it ran${unjudged}`,
+      `runner: this process itself could not run for ${seconds(runner?.delayedMs ?? 0)} in all while requests waited for their answers (${count(runner?.stalls ?? 0, 'stall')}, the longest ${seconds(runner?.longestMs ?? 0)}: its event loop held, or its machine busy); each request's deadline counted only the time it ran${unjudged}`,
     );
   }
   if (schedule.budget?.stopped) notes.push(`budget: ${schedule.budget.stopped} after ${count(schedule.budget.requests, 'request')}; ${count(notJudged.budget, 'request')} not sent or cut short, the rows they would have judged are "not judged", never failed`);

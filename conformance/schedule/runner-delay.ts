@@ -15,7 +15,7 @@ interface Stall {
   readonly to: number;
 }
 
-/** What a run reports of the runner's own delays, from `RunnerDelay.since(mark)`. */
+/** The runner's own delays over a span: in all, the longest, how many. */
 export interface RunnerDelayStats {
   /** Time the process could not run, in all, in ms. */
   readonly delayedMs: number;
@@ -25,23 +25,17 @@ export interface RunnerDelayStats {
   readonly stalls: number;
 }
 
-/** Where a run began, for `since`. */
-export interface DelayMark {
-  readonly at: number;
-  readonly total: number;
-  readonly count: number;
-}
-
-/** Stalls kept for the questions of open deadlines (a deadline is never older than a few of them). */
-const KEPT_STALLS = 4096;
+/**
+ * Stalls kept, for the spans asked about (a request's deadline, a stretch of requests waiting):
+ * past this many within one span (minutes of a starved run), its figures are a lower bound.
+ */
+const KEPT_STALLS = 16_384;
 
 export class RunnerDelay {
   readonly #clock: () => number;
   readonly #tickMs: number;
   readonly #slackMs: number;
   #stalls: Stall[] = [];
-  #total = 0;
-  #count = 0;
   #last = 0;
   #holders = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -53,13 +47,12 @@ export class RunnerDelay {
   }
 
   /** Starts watching (the first holder starts the timer); `release` when done. */
-  hold(): DelayMark {
+  hold(): void {
     if (this.#holders++ === 0) {
       this.#last = this.#clock();
       this.#timer = setInterval(() => this.tick(), this.#tickMs);
       this.#timer.unref();
     }
-    return this.mark();
   }
 
   release(): void {
@@ -78,25 +71,25 @@ export class RunnerDelay {
     this.#last = now;
   }
 
-  mark(): DelayMark {
-    return { at: this.#clock(), total: this.#total, count: this.#count };
-  }
-
-  /** The runner's delays since `mark` (the stall under way now included). */
-  since(mark: DelayMark): RunnerDelayStats {
-    const open = this.#open();
-    const openMs = open ? open.to - open.from : 0;
-    let longestMs = openMs;
-    for (const s of this.#stalls) if (s.to > mark.at) longestMs = Math.max(longestMs, s.to - s.from);
-    return { delayedMs: Math.round(this.#total - mark.total + openMs), longestMs: Math.round(longestMs), stalls: this.#count - mark.count + (open ? 1 : 0) };
-  }
-
   /** How long the process could not run between `from` and now, counting a stall still under way (the tick that ends it may not have run yet). */
   stalledWithin(from: number): number {
-    let ms = 0;
+    return this.within(from).delayedMs;
+  }
+
+  /** The stalls between `from` and now (the parts of them within it), the one under way included. */
+  within(from: number): RunnerDelayStats {
+    let delayedMs = 0;
+    let longestMs = 0;
+    let stalls = 0;
     const open = this.#open();
-    for (const s of open ? [...this.#stalls, open] : this.#stalls) ms += Math.max(0, s.to - Math.max(s.from, from));
-    return ms;
+    for (const s of open ? [...this.#stalls, open] : this.#stalls) {
+      const ms = s.to - Math.max(s.from, from);
+      if (ms <= 0) continue;
+      delayedMs += ms;
+      longestMs = Math.max(longestMs, ms);
+      stalls++;
+    }
+    return { delayedMs, longestMs, stalls };
   }
 
   /** How long the process ran between `from` and now. */
@@ -115,13 +108,43 @@ export class RunnerDelay {
   #record(stall: Stall): void {
     this.#stalls.push(stall);
     if (this.#stalls.length > KEPT_STALLS) this.#stalls = this.#stalls.slice(-KEPT_STALLS / 2);
-    this.#total += stall.to - stall.from;
-    this.#count++;
   }
 }
 
 /** What a transport asks of a watch (tests give one that sees what they say). */
-export type DelayWatch = Pick<RunnerDelay, 'hold' | 'release' | 'since' | 'runningSince'>;
+export type DelayWatch = Pick<RunnerDelay, 'hold' | 'release' | 'within' | 'runningSince'>;
+
+/**
+ * The stalls while something waited: `busy()` when a wait begins, `idle()` when it ends (they
+ * nest), `stats()` at any time. Stalls while nothing waited (the suite planning, its reports)
+ * held nothing up: they are not counted.
+ */
+export class WaitingDelay {
+  #waiting = 0;
+  #since = 0;
+  #done: RunnerDelayStats = { delayedMs: 0, longestMs: 0, stalls: 0 };
+
+  constructor(
+    private readonly watch: DelayWatch,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  busy(): void {
+    if (this.#waiting++ === 0) this.#since = this.clock();
+  }
+
+  idle(): void {
+    if (this.#waiting === 0 || --this.#waiting > 0) return;
+    this.#done = add(this.#done, this.watch.within(this.#since));
+  }
+
+  stats(): RunnerDelayStats {
+    const all = this.#waiting > 0 ? add(this.#done, this.watch.within(this.#since)) : this.#done;
+    return { delayedMs: Math.round(all.delayedMs), longestMs: Math.round(all.longestMs), stalls: all.stalls };
+  }
+}
+
+const add = (a: RunnerDelayStats, b: RunnerDelayStats): RunnerDelayStats => ({ delayedMs: a.delayedMs + b.delayedMs, longestMs: Math.max(a.longestMs, b.longestMs), stalls: a.stalls + b.stalls });
 
 /** The process's one watch. */
 export const runnerDelay = new RunnerDelay();

@@ -256,7 +256,8 @@ export function startStateProperty<M extends object, R>(property: StateProperty<
 
   /** A run a throttled request ended: it proves nothing, and the outcome says how many. */
   const noteCut = (error: unknown) => {
-    if (!(error instanceof NotJudged && error.kind === 'throttled')) return;
+    // The budget's end stops every later run too (runSpent); a throttled request or a runner that could not run cuts this one.
+    if (!(error instanceof NotJudged && error.kind !== 'budget')) return;
     cutRuns++;
     cut ??= error.message;
   };
