@@ -331,8 +331,8 @@ describe("a deadline counts the time this process ran (a slow runner is no faili
     const exchange = await pending;
     expect(exchange.failure).toBeUndefined();
     expect(exchange.response?.status).toBe(200);
-    expect(send.stats().runner.delayedMs).toBeGreaterThanOrEqual(900);
-    expect(send.stats().runner.longestMs).toBeGreaterThanOrEqual(900);
+    // The hold was seen while the request waited: counted, not timed.
+    expect(send.stats().runner.stalls).toBeGreaterThanOrEqual(1);
   });
 
   it('without the watch the same starved request is a timeout: the failure the watch prevents', async () => {
@@ -343,15 +343,18 @@ describe("a deadline counts the time this process ran (a slow runner is no faili
   });
 
   it('a target that never answers still times out, given the whole deadline of running time after the stall', async () => {
-    const watch = new RunnerDelay({ tickMs: 10, slackMs: 20 });
-    const send = transport({ timeoutMs: 300, runnerDelay: watch });
-    const pending = send(probe(await serve(() => undefined)));
-    setTimeout(() => hold(500), 20);
-    const exchange = await pending;
+    // A watch that says the process could not run for its first 500 ms: the deadline is asked
+    // again as the time given back runs out, until 300 ms of running time have passed.
+    let asked = 0;
+    const stalledFirst: DelayWatch = {
+      ...seesRunning(true),
+      runningSince: (from) => (asked++, Math.max(0, performance.now() - from - 500)),
+    };
+    const exchange = await transport({ timeoutMs: 300, runnerDelay: stalledFirst })(probe(await serve(() => undefined)));
     expect(exchange.failure?.kind).toBe('timeout');
     expect(exchange.failure?.message).toMatch(/300 ms/);
-    // It waited the hold and then a deadline of its own running time (without the watch: 300 ms in all).
-    expect(exchange.failure?.ms).toBeGreaterThanOrEqual(500 + 250);
+    // Asked at the deadline and again at least once after it (without the watch: once, then the timeout).
+    expect(asked).toBeGreaterThanOrEqual(2);
   });
 
   it('a process that cannot run for four times the deadline judges nothing, and says why', async () => {
@@ -392,8 +395,9 @@ describe("the run's budget (--max-requests, --max-duration)", () => {
     const [first, second] = await Promise.all([send(probe(url)), send(probe(url))]);
     expect(first.response?.status).toBe(200);
     expect(second.failure?.kind).toBe('budget');
-    // Refused without waiting for the slot a second away: the pacer's own account of the time spent waiting for slots.
-    expect(send.pacing().pacedMs).toBeLessThan(1_000);
+    // Refused without waiting for the slot a second away: the pacer saw it come after the deadline
+    // (had it waited, the budget would have refused it instead, as spent: --max-duration 0.5s reached).
+    expect(second.failure?.message).toBe("not sent: the target's pause for its key runs past the end of --max-duration 0.5s");
   });
 });
 

@@ -57,12 +57,12 @@ describe('a run whose own process is held', () => {
       const was = calmRows.get(`${row.rule} ${row.operation}`)!;
       if (row.outcome !== was.outcome) expect({ row: `${row.rule} ${row.operation}`, outcome: row.outcome, was: was.outcome, reason: row.reason }).toMatchObject({ outcome: 'skipped', was: 'passed', reason: expect.stringMatching(RUNNER_UNJUDGED) });
     }
-    // Each hold was seen, and said.
-    const runner = starved.report.schedule?.runner;
-    expect(runner?.delayedMs).toBeGreaterThanOrEqual(3 * 1_400);
-    expect(runner?.longestMs).toBeGreaterThanOrEqual(1_400);
+    // Each hold was seen (counted, not timed), and said as the JSON report has it.
+    const runner = starved.report.schedule!.runner!;
+    expect(runner.stalls).toBeGreaterThanOrEqual(3);
     const note = starved.report.notes.find((n) => n.startsWith('runner: '));
-    expect(note).toMatch(/^runner: this process itself could not run for \d+\.\d s in all while requests waited for their answers \(\d+ stalls?, the longest \d+\.\d s/);
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    expect(note).toContain(`runner: this process itself could not run for ${s(runner.delayedMs)} in all while requests waited for their answers (${runner.stalls} stalls, the longest ${s(runner.longestMs)}`);
     const unjudged = starved.report.schedule?.notJudged.runner ?? 0;
     if (unjudged > 0) expect(note).toContain(`${unjudged} request${unjudged === 1 ? '' : 's'} waited for while it could not run judged nothing`);
   });
