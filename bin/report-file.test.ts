@@ -4,7 +4,7 @@
  * user runs it: the same two cases for each.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,9 @@ import { probeReportFile, REPORT_FILE_MODE, ReportFileRefused, reportFileProblem
 const root = fileURLToPath(new URL('..', import.meta.url));
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 const TARGET_TEXT = 'the file a link points at\n';
+/** Another user's ids, for the tests root can run (nobody). */
+const OTHER_ID = 65534;
+const asRoot = process.geteuid?.() === 0;
 
 let dir: string;
 let n = 0;
@@ -78,6 +81,42 @@ describe('writeReportFile', () => {
     await writeReportFile('/dev/null', 'report\n');
     expect(statSync('/dev/null').mode).toBe(before);
   });
+
+  it('leaves the report its writer\'s own, also where another user\'s file was (which only root can write)', async () => {
+    const path = fresh();
+    writeFileSync(path, 'an earlier report\n');
+    if (asRoot) chownSync(path, OTHER_ID, OTHER_ID);
+    await writeReportFile(path, 'report\n');
+    expect(statSync(path).uid).toBe(process.geteuid?.());
+  });
+
+  it.runIf(asRoot)('as root, takes another user\'s file over before writing: that user can no longer read the report', async () => {
+    const path = fresh();
+    writeFileSync(path, 'an earlier report\n');
+    chmodSync(path, 0o644);
+    chownSync(path, OTHER_ID, OTHER_ID);
+    await writeReportFile(path, 'report\n');
+    const after = statSync(path);
+    expect([after.uid, after.gid]).toEqual([process.geteuid!(), process.getegid!()]);
+    expect(after.mode & 0o777).toBe(REPORT_FILE_MODE);
+    expect(readFileSync(path, 'utf8')).toBe('report\n');
+  });
+
+  it.runIf(asRoot)('as another user, refuses a file it may write but not own, leaving it untouched rather than emptied', async () => {
+    // The other user must reach the file (the test's folder is root's, 0700: opened to pass
+    // through) and may write it, so only the change of owner stands between it and the report.
+    const reachable = join(dir, `${++n}-reachable`);
+    mkdirSync(reachable, { mode: 0o755 });
+    chmodSync(dir, 0o711);
+    const path = join(reachable, 'report.json');
+    writeFileSync(path, 'root\'s earlier report\n');
+    chmodSync(path, 0o666);
+    const run = await cli(['diff', '--from', 'generated/contract.json', '--to', 'generated/contract.json', '--format', 'json', '--output', path], { uid: OTHER_ID, gid: OTHER_ID });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('EPERM');
+    expect(readFileSync(path, 'utf8')).toBe('root\'s earlier report\n');
+    expect([statSync(path).uid, modeOf(path)]).toEqual([0, 0o666]);
+  });
 });
 
 describe('probeReportFile (the check before a run)', () => {
@@ -113,9 +152,9 @@ describe('probeReportFile (the check before a run)', () => {
   });
 });
 
-function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(args: readonly string[], as: { uid?: number; gid?: number } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hosted-site-contract.js', ...args], { cwd: root, env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['bin/hosted-site-contract.js', ...args], { cwd: root, env: { PATH: process.env.PATH }, ...as }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });

@@ -27,16 +27,24 @@ export const reportFileProblem = (error: unknown): string =>
   error instanceof ReportFileRefused ? error.message : ((error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error)));
 
 /**
- * Writes `text` as the whole of the file at `path`. A regular file is made 0600 before it is
- * truncated, so a file whose mode cannot be changed (another user's) is refused untouched rather
- * than emptied: that is why the open carries no O_TRUNC. A device (`/dev/null`) keeps its mode.
+ * Writes `text` as the whole of the file at `path`. A regular file is made the writer's own and
+ * 0600 before it is truncated, so a file whose owner or mode cannot be changed (another user's,
+ * for anyone but root) is refused untouched rather than emptied: that is why the open carries no
+ * O_TRUNC. Root takes another user's file over, or that user could read the report. A device
+ * (`/dev/null`) keeps its owner and mode.
  */
 export async function writeReportFile(path: string, text: string): Promise<void> {
   const handle = await open(path, O_WRONLY | O_CREAT | O_NOFOLLOW, REPORT_FILE_MODE).catch((error: unknown) => {
     throw refusal(error);
   });
   try {
-    if ((await handle.stat()).isFile()) {
+    const stats = await handle.stat();
+    if (stats.isFile()) {
+      // Owner before mode: chown may clear mode bits (set-user-ID), chmod then sets them all. A
+      // file already the writer's keeps its group: under 0600 the group reads nothing. geteuid is
+      // absent on Windows, where files have no such owner.
+      const uid = process.geteuid?.();
+      if (uid !== undefined && stats.uid !== uid) await handle.chown(uid, process.getegid!());
       await handle.chmod(REPORT_FILE_MODE);
       await handle.truncate(0);
     }

@@ -8,7 +8,7 @@ import { createServer as createNetServer, type Server as NetServer, type Socket 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoint } from '../spec/queries.ts';
-import { createTransport, type Transport } from './http.ts';
+import { classify, createTransport, type Transport } from './http.ts';
 import { RunBudget } from './schedule/budget.ts';
 import { RunnerDelay, type DelayWatch } from './schedule/runner-delay.ts';
 import { notJudged, notJudgedReason, type Probe } from './types.ts';
@@ -424,5 +424,26 @@ describe('--rate', () => {
     const send = transport({ rate: 2, timeoutMs: 300 });
     const exchanges = await Promise.all(Array.from({ length: 6 }, () => send(probe(url))));
     expect(exchanges.map((e) => e.failure?.message ?? e.response?.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+});
+
+describe('causes are said in our words, undici\'s code at most beside them', () => {
+  const undiciError = (code: string, message: string) => Object.assign(new Error(message), { code });
+  it.each([
+    ['a client this side destroyed (a stopping run or proxy)', { code: 'UND_ERR_DESTROYED', message: 'The client is destroyed', kind: 'other', words: /closed on this side/ }],
+    ['a client this side closed', { code: 'UND_ERR_CLOSED', message: 'The client is closed', kind: 'other', words: /not sent: the HTTP client on this side was already shut down/ }],
+    ['a code nothing else names', { code: 'UND_ERR_SOMETHING_NEW', message: 'something new went wrong', kind: 'other', words: /^the request failed: something new went wrong/ }],
+  ] as const)('%s', (_, { code, message, kind, words }) => {
+    const failure = classify(undiciError(code, message), false, 1000, 5);
+    expect(failure.kind).toBe(kind);
+    expect(failure.message).toMatch(words);
+    expect(failure.message.startsWith(code)).toBe(false);
+    expect(failure.message).not.toBe(message);
+    expect(failure.message).not.toBe(`${code}: ${message}`);
+  });
+
+  it('finds the code on a cause, as undici nests it', () => {
+    const failure = classify(new Error('fetch failed', { cause: undiciError('UND_ERR_DESTROYED', 'The client is destroyed') }), false, 1000, 5);
+    expect(failure.message).toMatch(/^the connection was closed on this side/);
   });
 });

@@ -17,6 +17,7 @@ import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { servesSecret } from '../spec/queries.ts';
 import { echoesOf } from './checks/credentials.ts';
 import { clip, learnExchange, markLearned, readAnswer } from './body.ts';
+import { learnHeldBody } from '../sanitize/held-body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import { RunBudget } from './schedule/budget.ts';
 import { Pacer, type PacerStats } from './schedule/pacer.ts';
@@ -134,7 +135,11 @@ export function createTransport(options: TransportOptions): Transport {
       };
       const failed = (error: unknown) => settle({ failure: starved ?? classify(error, timedOut, options.timeoutMs, Math.round(performance.now() - started)) });
       const answer = receive(req, bodyCap, (raw) => {
-        if ('error' in raw) return failed(raw.error);
+        if ('error' in raw) {
+          // Broken off: what came of its body is read for secrets all the same (a target may echo them later).
+          if (options.sanitizer && raw.bytes.length > 0) learnHeldBody(options.sanitizer, { bytes: raw.bytes, contentEncoding: flattenHeaders(raw.headers)['content-encoding'], cut: true }, bodyCap);
+          return failed(raw.error);
+        }
         // Reading the answer runs inside undici's callback, which would swallow what it throws: caught here.
         try {
           settle({ response: kept(req, raw, secretServed, started) });
@@ -177,7 +182,12 @@ export function createTransport(options: TransportOptions): Transport {
   /** An answer as received, read as the suite keeps it; its secrets taught to the sanitizer. */
   function kept(req: ProbeRequest, raw: RawAnswer, secretServed: boolean, started: number): ProbeResponse {
     const headers = flattenHeaders(raw.headers);
-    const text = bodyText(raw.bytes, raw.cut, headers['content-encoding']);
+    // Bytes the suite keeps but does not parse (coded, cut at the cap) are read for secrets first.
+    const encoding = headers['content-encoding'];
+    if (options.sanitizer && (raw.cut || (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity'))) {
+      learnHeldBody(options.sanitizer, { bytes: raw.bytes, contentEncoding: encoding, cut: raw.cut }, bodyCap);
+    }
+    const text = bodyText(raw.bytes, raw.cut, encoding);
     const { secrets, ...answer } = readAnswer({ text, headers, cut: raw.cut, cap: bodyCap, servesSecret: secretServed });
     // Read from the raw text, before a withheld body is described instead.
     const echoes = echoesOf(req, text, headers);
@@ -339,20 +349,27 @@ interface RawAnswer {
   readonly cut: boolean;
 }
 
+/** An answer that broke off: the error, and what had come of it. */
+interface BrokenAnswer {
+  readonly error: unknown;
+  readonly headers: RawAnswer['headers'];
+  readonly bytes: Buffer;
+}
+
 /**
  * undici's lowest-level handler for one request: the status, the headers, and the body's chunks
  * up to `cap` straight from the parser (no stream, no abort signal: what `request()` builds
  * around them cost the suite a fifth of its time per answer). `done` hears once: the answer, or
  * the error that ended it. Past the cap, the answer is done, cut, and the connection dropped.
  */
-function receive(req: ProbeRequest, cap: number, done: (answer: RawAnswer | { readonly error: unknown }) => void) {
+function receive(req: ProbeRequest, cap: number, done: (answer: RawAnswer | BrokenAnswer) => void) {
   let controller: Dispatcher.DispatchController | undefined;
   let abortWanted = false;
   let ended = false;
   let status = 0;
   let headers: RawAnswer['headers'] = {};
   const body = new BodyBytes(cap);
-  const end = (answer: RawAnswer | { readonly error: unknown }) => {
+  const end = (answer: RawAnswer | BrokenAnswer) => {
     if (ended) return;
     ended = true;
     done(answer);
@@ -377,7 +394,7 @@ function receive(req: ProbeRequest, cap: number, done: (answer: RawAnswer | { re
       finish(false);
     },
     onResponseError(_c, error) {
-      end({ error });
+      end({ error, headers, bytes: body.bytes() });
     },
   };
   return {
@@ -388,7 +405,7 @@ function receive(req: ProbeRequest, cap: number, done: (answer: RawAnswer | { re
       controller?.abort(new Error(`aborted at its deadline: ${req.method} ${req.url}`));
       return controller !== undefined;
     },
-    fail: (error: unknown) => end({ error }),
+    fail: (error: unknown) => end({ error, headers, bytes: body.bytes() }),
   };
 }
 
@@ -429,9 +446,12 @@ export function classify(error: unknown, timedOut: boolean, timeoutMs: number, m
     return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms`, ms };
   }
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: `connection refused (${detail})`, ms };
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') {
     return { kind: 'reset', message: `connection closed before a complete answer (${code}: ${detail})`, ms };
   }
+  // This side shut its HTTP client (a run or proxy stopping), not the target: no 'reset' to blame on it.
+  if (code === 'UND_ERR_DESTROYED') return { kind: 'other', message: `the connection was closed on this side before the answer was complete (the run or the proxy was stopping; ${code})`, ms };
+  if (code === 'UND_ERR_CLOSED') return { kind: 'other', message: `the request was not sent: the HTTP client on this side was already shut down (the run or the proxy was stopping; ${code})`, ms };
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return { kind: 'protocol', message: 'the answer\'s headers are larger than the HTTP client accepts (16 KiB)', ms };
   if (code?.startsWith('HPE_') || (error as Error | undefined)?.name === 'HTTPParserError' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' || code === 'UND_ERR_INFO') {
     return { kind: 'protocol', message: `malformed HTTP answer (${code ? `${code}: ` : ''}${detail})`, ms };
@@ -446,5 +466,6 @@ export function classify(error: unknown, timedOut: boolean, timeoutMs: number, m
   }
   // undici checks headers before sending: a key with a line break or a character beyond Latin-1.
   if (code === 'UND_ERR_INVALID_ARG') return { kind: 'other', message: `the HTTP client refused to send the request (${detail})${refusalReason(detail)}`, ms };
-  return { kind: 'other', message: code ? `${code}: ${detail}` : detail, ms };
+  // Our words first: a reader of the report need not know undici's codes; the code is kept to search for.
+  return { kind: 'other', message: `the request failed: ${detail}${code ? ` (${code})` : ''}`, ms };
 }

@@ -5,6 +5,7 @@
  * valid under the schema CI tools hold JUnit files to.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { UsageError } from '../bin/command.ts';
+import { listen } from '../mock/listen.ts';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { parseProxyArgs } from './cli.ts';
 import type { ProxyReport } from './report.ts';
@@ -99,6 +101,61 @@ describe('as a process', () => {
     const result = await validateXML({ xml: [{ fileName: 'proxy.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: xsd }] });
     expect(result.errors.map((e) => e.message)).toEqual([]);
     expect(xml).toMatch(/<failure message="at \{site_id\}: is not a UUID[^"]*" type="READ-404">/);
+  });
+
+  /** A target that takes requests and never answers: a stop then waits out its grace with the exchange in flight. */
+  async function silentTarget(): Promise<{ url: string; got: Promise<void>; close: () => void }> {
+    let arrived!: () => void;
+    const got = new Promise<void>((resolve) => (arrived = resolve));
+    const server = createServer(() => arrived());
+    const url = await listen(server);
+    return { url, got, close: () => (server.closeAllConnections(), server.close()) };
+  }
+
+  /** Resolves once `seen()` holds, polling (a hang guard is the test's own timeout). */
+  async function until(seen: () => boolean): Promise<void> {
+    while (!seen()) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const stopping = (stderr: () => string) => until(() => /: stopping; 1 exchange\(s\) in flight/.test(stderr()));
+
+  it('a second SIGTERM while it stops changes nothing: said on stderr, the report still written, the exit code by --fail-on', async () => {
+    const silent = await silentTarget();
+    try {
+      const proxy = proxyProcess(['--target', silent.url, '--reporter', 'json']);
+      const url = await proxy.url;
+      void request(`${url}/sites/${mock.fixtures.siteId}`, { headers: { authorization: `Token ${mock.fixtures.apiKey}` } }).then((r) => r.body.dump(), () => undefined);
+      await silent.got;
+      // Signals of a kind do not queue: the second is sent once the first is seen to be handled.
+      proxy.child.kill('SIGTERM');
+      await stopping(proxy.stderr);
+      proxy.child.kill('SIGTERM');
+      expect(await proxy.exit).toBe(1); // the Token scheme: a client problem, and --fail-on any
+      expect(proxy.stderr()).toMatch(/SIGTERM again: still stopping to write the report/);
+      const report = JSON.parse(proxy.stdout().slice(proxy.stdout().indexOf('\n') + 1)) as ProxyReport;
+      expect(report.exchanges).toBe(1);
+      expect(report.failures).toEqual({ 'the proxy stopped before the answer was complete': 1 });
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('a third signal forces the exit, saying so', async () => {
+    const silent = await silentTarget();
+    try {
+      const proxy = proxyProcess(['--target', silent.url, '--reporter', 'json']);
+      const url = await proxy.url;
+      void request(`${url}/sites/${mock.fixtures.siteId}`, { headers: { authorization: `Bearer ${mock.fixtures.apiKey}` } }).then((r) => r.body.dump(), () => undefined);
+      await silent.got;
+      proxy.child.kill('SIGINT');
+      await stopping(proxy.stderr);
+      proxy.child.kill('SIGINT');
+      await until(() => /again/.test(proxy.stderr()));
+      proxy.child.kill('SIGINT');
+      expect(await proxy.exit).toBe(130);
+      expect(proxy.stderr()).toMatch(/SIGINT a third time: exiting now, without the report/);
+    } finally {
+      silent.close();
+    }
   });
 
   it('a port in use: one line, exit 2', async () => {

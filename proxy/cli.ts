@@ -15,7 +15,9 @@ import { keySecret, Sanitizer, type SanitizedStream } from '../sanitize/sanitize
 import { api } from '../spec/api.ts';
 import { judgeExchange, type JudgedExchange, type SeenRequest, type SeenResponse } from './judge.ts';
 import { FAIL_ON, ProxyLog, problemLine, renderConsole, renderJson, renderJunit, type ProxyReport } from './report.ts';
-import { startProxy } from './server.ts';
+import { CLOSE_GRACE_MS, startProxy } from './server.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import { namesKeyCarrier } from '../spec/operators/credentials.ts';
 
 const PREFIX = `${PROGRAM} proxy`;
 const REPORTERS = ['console', 'json', 'junit'] as const;
@@ -94,36 +96,41 @@ export interface ProxyIo {
   readonly sanitizer?: Sanitizer;
   /** Resolves when the proxy should stop (default: SIGINT or SIGTERM). */
   readonly stopped?: Promise<void>;
+  /** Distinct credentials learned before the proxy withholds (default MAX_KEYS; tests make it small). */
+  readonly maxKeys?: number;
   /** Called once the proxy listens, with its base URL (tests). */
   readonly listening?: (url: string) => void;
 }
 
-/** Header and query names a client may put its key under, besides Authorization. */
-const KEY_NAMED = /key|token|auth|secret|session|password/i;
-
 /**
- * Every value a request may carry its key in, to hide wherever it shows: the Authorization
- * header whole and each word of it (a Basic pair decoded, both halves), headers and query
- * parameters named like a key, and cookies.
+ * Every value a request carries as a credential, to hide wherever it shows: the Authorization
+ * header whole and each word of it (a Basic pair decoded, both halves), and the headers, query
+ * parameters and cookies named as keys are conventionally carried (the suite's carriers:
+ * spec/operators/credentials.ts). Only these: a header's name alone (`Idempotency-Key`) does not
+ * make its every value a key.
  */
-function credentialsIn(request: SeenRequest): string[] {
+function credentialsIn(request: { readonly url: string; readonly headers: IncomingHttpHeaders }): string[] {
   const found: string[] = [];
-  const header = request.headers.authorization;
-  for (const value of typeof header === 'string' ? [header] : (header ?? [])) {
+  const words = (value: string) => {
     found.push(value.trim(), ...value.trim().split(/\s+/).slice(1));
     const basic = /^basic\s+(\S+)/i.exec(value.trim())?.[1];
     if (basic) {
       const pair = Buffer.from(basic, 'base64').toString('utf8');
       found.push(pair, ...pair.split(':'));
     }
-  }
+  };
   for (const [name, value] of Object.entries(request.headers)) {
-    if (name === 'authorization' || value === undefined) continue;
-    if (name === 'cookie') for (const part of String(value).split(';')) found.push(part.slice(part.indexOf('=') + 1).trim());
-    else if (KEY_NAMED.test(name)) found.push(...(Array.isArray(value) ? value : [value]));
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    if (name === 'cookie') {
+      for (const part of values.join(';').split(';')) {
+        const eq = part.indexOf('=');
+        if (eq > 0 && namesKeyCarrier(part.slice(0, eq).trim())) found.push(part.slice(eq + 1).trim());
+      }
+    } else if (name === 'authorization' || namesKeyCarrier(name)) for (const v of values) words(v);
   }
   const query = request.url.indexOf('?');
-  if (query >= 0) for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) if (KEY_NAMED.test(name)) found.push(value);
+  if (query >= 0) for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) if (namesKeyCarrier(name)) words(value);
   return found.filter((value) => value.length > 0);
 }
 
@@ -150,28 +157,39 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
 
-  /** Learns what a request carries that must never be shown: the client's key, wherever it put it (the answer's secrets are learned as it is read). */
+  /**
+   * Why the sanitizer can no longer vouch for text made of the traffic, or undefined: more keys
+   * than it learns, or more secrets served than it tracks. From then on such text is withheld
+   * (lines and the report keep the rule, the operation as the document writes it, the status).
+   */
+  let unvouched: string | undefined;
+  const vouchless = (): string | undefined => {
+    if (unvouched === undefined && sanitizer.overflow) unvouched = `${sanitizer.overflow}`;
+    if (unvouched !== undefined && !log.withheld) {
+      log.withhold(unvouched);
+      stderr.write(`${PREFIX}: ${unvouched}; from now on each line and the report show the rule, the operation and the status, and withhold the rest\n`);
+    }
+    return unvouched;
+  };
+  /** Learns the credentials a request carries, as its head arrives: before anything is forwarded or printed. */
   const keys = new Set<string>();
-  const learn = (request: SeenRequest) => {
+  const maxKeys = io.maxKeys ?? MAX_KEYS;
+  const learn = (request: { readonly url: string; readonly headers: IncomingHttpHeaders }) => {
     for (const value of credentialsIn(request)) {
       if (keys.has(value)) continue;
-      if (keys.size === MAX_KEYS) {
-        // Past the bound nothing more is learned: the lines stop, so no key can show in one.
-        if (!quiet) stderr.write(`${PREFIX}: more than ${MAX_KEYS} distinct credentials seen; no more lines are printed, the report counts on\n`);
-        quiet = true;
+      if (keys.size === maxKeys) {
+        unvouched ??= `more than ${maxKeys} distinct credentials seen, more than the proxy learns`;
         return;
       }
       keys.add(value);
       sanitizer.add(keySecret(value, 'CLIENT_API_KEY'));
     }
   };
-  let quiet = false;
   // An annotated answer is judged before it is sent; the same judgement then goes to the report.
   const judged = new WeakMap<SeenRequest, JudgedExchange>();
   const judge = (request: SeenRequest, response: SeenResponse | undefined): JudgedExchange => {
     let verdict = judged.get(request);
     if (!verdict) {
-      learn(request);
       verdict = judgeExchange(request, response, { strict: options.strict, sanitizer, capBytes: options.capBytes });
       judged.set(request, verdict);
     }
@@ -186,32 +204,33 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
       port: options.port,
       capBytes: options.capBytes,
       timeoutMs: options.timeoutMs,
+      sanitizer,
+      onRequestHead: learn,
       ...(options.annotate
         ? {
             annotate: (request: SeenRequest, response: SeenResponse) => {
               const verdict = judge(request, response);
               if (verdict.problems.length === 0) return undefined;
-              // A header carries ASCII on one line: the sanitizer first, then anything else escaped.
-              const text = sanitizer.oneLine(verdict.problems.map(problemLine).join(' | ')).replace(/[^\x20-\x7e]/g, '?');
-              return text.length > ANNOTATION_CHARS ? `${text.slice(0, ANNOTATION_CHARS)}…` : text;
+              if (vouchless()) return `${verdict.problems.map((p) => `${p.side} ${p.rule}`).join(' | ')} (details withheld)`;
+              return annotation(sanitizer, verdict.problems.map(problemLine).join(' | '));
             },
           }
         : {}),
       onExchange: (request, outcome, ms) => {
         const response = 'failure' in outcome ? undefined : outcome;
         const verdict = judge(request, response);
-        const path = pathOf(request.url);
-        log.add(verdict, { method: request.method, path, ...(response ? { status: response.status } : { failure: (outcome as { failure: string }).failure }) });
-        const answer = response ? String(response.status) : `no answer (${(outcome as { failure: string }).failure})`;
+        const failure = 'failure' in outcome ? outcome.failure : undefined;
+        const withheld = vouchless() !== undefined;
+        // Withheld: the operation as the document writes it, never the path sent (it may hold what is not learned).
+        const path = withheld ? (verdict.endpoint?.path ?? '(a path the document does not list)') : pathOf(request.url);
+        const shown = withheld ? withholdDetails(verdict) : verdict;
+        log.add(shown, { method: request.method, path, ...(response ? { status: response.status } : { failure: withheld ? WITHHELD : failure! }) }, withheld);
+        const answer = response ? String(response.status) : `no answer (${withheld ? WITHHELD : failure})`;
         const head = `${request.method} ${path} → ${answer} (${ms} ms)`;
-        // Past MAX_KEYS, or once the target served more secrets than the sanitizer tracks: counted in the report, never printed.
-        if (quiet || sanitizer.overflow) {
-          if (sanitizer.overflow && !quiet) stderr.write(`${PREFIX}: ${sanitizer.overflow}; no more lines are printed, the report counts on\n`);
-          quiet = true;
-        } else if (verdict.problems.length > 0 || !response) {
-          const mark = verdict.problems.some((p) => p.severity === 'error') || !response ? '✗' : '!';
-          stderr.write(`${sanitizer.oneLine(`${mark} ${head}${verdict.problems.length ? `: ${verdict.problems.map(problemLine).join(' | ')}` : ''}`)}\n`);
-        } else if (options.verbose) stderr.write(`${sanitizer.oneLine(`✓ ${head}${verdict.unjudged.length ? `: ${verdict.unjudged.map((u) => u.why).join('; ')}` : ''}`)}\n`);
+        if (shown.problems.length > 0 || !response) {
+          const mark = shown.problems.some((p) => p.severity === 'error') || !response ? '✗' : '!';
+          stderr.write(`${sanitizer.oneLine(`${mark} ${head}${shown.problems.length ? `: ${shown.problems.map(problemLine).join(' | ')}` : ''}`)}\n`);
+        } else if (options.verbose) stderr.write(`${sanitizer.oneLine(`✓ ${head}${shown.unjudged.length ? `: ${shown.unjudged.map((u) => u.why).join('; ')}` : ''}`)}\n`);
         if (options.exitAfter !== undefined && log.exchanges >= options.exitAfter) stop();
       },
     });
@@ -221,19 +240,54 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
   }
   stdout.write(`${JSON.stringify({ url: proxy.url, target: options.target.href.replace(/\/+$/, '') })}\n`);
   io.listening?.(proxy.url);
-  const onSignal = () => stop();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // The first signal stops the proxy; a second while it stops is said and changes nothing (the
+  // report is still written, the exit code still --fail-on's); a third forces the exit.
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) {
+      const inFlight = proxy.inFlight();
+      if (inFlight > 0) stderr.write(`${PREFIX}: ${signal}: stopping; ${inFlight} exchange(s) in flight get up to ${CLOSE_GRACE_MS / 1000} s to end, then the report\n`);
+      return stop();
+    }
+    if (signals === 2) return void stderr.write(`${PREFIX}: ${signal} again: still stopping to write the report; a third forces an exit without it\n`);
+    stderr.write(`${PREFIX}: ${signal} a third time: exiting now, without the report\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     await Promise.race([stopped, ...(io.stopped ? [io.stopped] : [])]);
+    await proxy.close();
+    const report = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
+    const written = await writeReports(report, destinations, stdout, stderr, sanitizer);
+    return !written ? 2 : report.ok ? 0 : 1;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  await proxy.close();
-  const report = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
-  const written = await writeReports(report, destinations, stdout, stderr, sanitizer);
-  return !written ? 2 : report.ok ? 0 : 1;
+}
+
+/** What stands where text made of the traffic is withheld. */
+const WITHHELD = '[withheld]';
+
+/** A verdict with every word taken from the traffic withheld: sides, rules and severities kept. */
+const withholdDetails = (verdict: JudgedExchange): JudgedExchange => ({
+  ...verdict,
+  problems: verdict.problems.map(({ at: _, ...p }) => ({ ...p, reason: WITHHELD })),
+  unjudged: verdict.unjudged.map((u) => ({ kind: u.kind, why: WITHHELD })),
+});
+
+/**
+ * The `X-Contract-Problem` value: one line of printable ASCII, at most ANNOTATION_CHARS. Folding
+ * and cutting come after the sanitizer, and the sanitizer after them again: a `?` folded in for
+ * `é`, or a cut, can make a secret's form (a key holding `?`) out of text that held none.
+ */
+export function annotation(sanitizer: Sanitizer, text: string): string {
+  const folded = sanitizer.oneLine(text).replace(/[^\x20-\x7e]/g, '?');
+  const cut = folded.length > ANNOTATION_CHARS ? `${folded.slice(0, ANNOTATION_CHARS)}...` : folded;
+  // The last word is the sanitizer's: its input is ASCII, and so are the markers it puts in.
+  return sanitizer.oneLine(cut);
 }
 
 interface Destination {

@@ -76,12 +76,15 @@ export interface JudgeOptions {
 const universal = checks.filter((c) => !c.ownProbesOnly && c.rule !== 'NO-SERVER-ERROR');
 
 /** Why a side of an exchange was not judged: each said in the report, counted by kind. */
-export type NotJudged = 'too-large' | 'unread' | 'throttled' | 'encoded' | 'method' | 'not-modified';
+export type NotJudged = 'too-large' | 'unread' | 'throttled' | 'encoded' | 'method' | 'not-modified' | 'target';
 
 export interface Unjudged {
   readonly kind: NotJudged;
   readonly why: string;
 }
+
+/** A path a URL parser would rewrite: a `.` or `..` segment (percent-encoded too), a back-slash, or a leading `//` (read as a host). */
+const NOT_NORMAL = /\\|(^|\/)(\.|%2e){1,2}(\/|$)|^\/\//i;
 
 /** Methods the document defines for no endpoint and clients send for their own ends (HEAD; CORS preflights): not judged. */
 const UNDEFINED_METHODS = new Set(['HEAD', 'OPTIONS']);
@@ -91,6 +94,12 @@ export function judgeExchange(request: SeenRequest, response: SeenResponse | und
   const cap = `--max-body-kb (${options.capBytes / 1024} KiB)`;
   if (UNDEFINED_METHODS.has(request.method.toUpperCase())) {
     unjudged.push({ kind: 'method', why: `${request.method.toUpperCase()}: the document defines no endpoint for it, so neither side is judged` });
+    return { problems: [], unjudged };
+  }
+  // Forwarded as written; what a server makes of dot segments or back-slashes is its own (a URL
+  // parser would resolve them): the proxy cannot say which endpoint it reached, so judges neither side.
+  if (NOT_NORMAL.test(request.url.split('?')[0]!)) {
+    unjudged.push({ kind: 'target', why: 'the request target holds dot segments, back-slashes or a leading `//`: forwarded as written, and since servers read such a path differently, neither side is judged' });
     return { problems: [], unjudged };
   }
   // A body past the cap, or one the target answered before reading, is not judged: only the rest of the request is.

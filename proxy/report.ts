@@ -42,6 +42,11 @@ export interface ProxyReport {
   readonly counts: Readonly<Record<Side, { readonly errors: number; readonly warnings: number }>>;
   /** Distinct problems past MAX_DISTINCT, counted but not kept. */
   readonly notKept: number;
+  /**
+   * Why, from some exchange on, what the traffic would have shown is withheld (the sanitizer could
+   * no longer vouch for it), and of how many exchanges: their rules, operations and statuses kept.
+   */
+  readonly withheld?: { readonly reason: string; readonly exchanges: number };
   readonly failOn: FailOn;
   /** No error of a side `failOn` names. */
   readonly ok: boolean;
@@ -57,6 +62,7 @@ export class ProxyLog {
   readonly #failures = new Map<string, number>();
   readonly #notJudged = new Map<NotJudged, number>();
   #notKept = 0;
+  #withheld: { reason: string; exchanges: number } | undefined;
   readonly #distinct = new Map<string, ReportedProblem>();
   readonly #counts = { client: { errors: 0, warnings: 0 }, server: { errors: 0, warnings: 0 } };
 
@@ -64,8 +70,18 @@ export class ProxyLog {
     return this.#exchanges;
   }
 
-  add(judged: JudgedExchange, seen: { readonly method: string; readonly path: string; readonly status?: number; readonly failure?: string }): void {
+  /** From now on, exchanges are added with their details withheld, for `reason`. */
+  withhold(reason: string): void {
+    this.#withheld ??= { reason, exchanges: 0 };
+  }
+
+  get withheld(): string | undefined {
+    return this.#withheld?.reason;
+  }
+
+  add(judged: JudgedExchange, seen: { readonly method: string; readonly path: string; readonly status?: number; readonly failure?: string }, withheld = false): void {
     this.#exchanges++;
+    if (withheld && this.#withheld) this.#withheld.exchanges++;
     if (seen.failure !== undefined) {
       this.#unanswered++;
       const words = this.#failures.has(seen.failure) || this.#failures.size < MAX_FAILURE_KINDS ? seen.failure : 'other failures';
@@ -100,6 +116,7 @@ export class ProxyLog {
       problems: [...this.#distinct.values()],
       counts,
       notKept: this.#notKept,
+      ...(this.#withheld ? { withheld: { ...this.#withheld } } : {}),
       failOn,
       ok: !failsOn(counts, failOn),
     };
@@ -132,6 +149,7 @@ const NOT_JUDGED_WORDS: Readonly<Record<NotJudged, string>> = {
   encoded: 'in a coding not decoded',
   method: 'HEAD or OPTIONS',
   'not-modified': '304 to a conditional request',
+  target: 'a request target not in normal form',
 };
 
 /**
@@ -162,6 +180,7 @@ export function renderConsole(report: ProxyReport): string {
   const failures = Object.entries(report.failures);
   if (failures.length) lines.push('', 'UNANSWERED (the target did not answer; nothing judged)', ...failures.map(([why, n]) => `  ${why} (×${n})`));
   if (report.notKept) lines.push('', `${report.notKept} more distinct problems were counted but not kept (at most ${MAX_DISTINCT} are)`);
+  if (report.withheld) lines.push('', `WITHHELD: ${report.withheld.exchanges} exchanges are shown by rule, operation and status only: ${report.withheld.reason}`);
   lines.push('', verdictLine(report));
   return `${lines.join('\n')}\n`;
 }
@@ -182,7 +201,8 @@ export function renderJunit(report: ProxyReport): string {
         : `    <testcase classname="${side}" name="${name}"><system-out>warning: ${text}</system-out></testcase>`;
     });
     const seen = `    <testcase classname="${side}" name="${xmlEscape(`${report.exchanges} exchanges judged on the ${side}'s side`)}"/>`;
-    const properties = `    <properties>\n      <property name="tool.version" value="${xmlEscape(report.tool.version)}"/>\n    </properties>`;
+    const withheld = report.withheld ? `\n      <property name="withheld" value="${xmlEscape(`${report.withheld.exchanges} exchanges shown by rule, operation and status only: ${report.withheld.reason}`)}"/>` : '';
+    const properties = `    <properties>\n      <property name="tool.version" value="${xmlEscape(report.tool.version)}"/>${withheld}\n    </properties>`;
     return `  <testsuite name="${side}" tests="${cases.length + 1}" failures="${failures}" errors="0" skipped="0">\n${[properties, seen, ...cases].join('\n')}\n  </testsuite>`;
   });
   const failures = report.problems.filter((p) => p.severity === 'error').length;

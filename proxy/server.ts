@@ -10,11 +10,13 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { api } from '../spec/api.ts';
 import { classify, flattenHeaders } from '../conformance/http.ts';
 import { listen } from '../mock/listen.ts';
 import type { SeenRequest, SeenResponse } from './judge.ts';
+import { learnHeldBody, StreamLearner } from '../sanitize/held-body.ts';
+import type { Origin, Sanitizer } from '../sanitize/sanitizer.ts';
 
 export interface ProxyOptions {
   /** The target's base URL, ending in the document's base path (`https://api.example.com/v2`). */
@@ -28,6 +30,17 @@ export interface ProxyOptions {
   readonly timeoutMs: number;
   /** Add `X-Contract-Problem` to answers with a problem (the one change to traffic, and only when asked). */
   readonly annotate?: (request: SeenRequest, response: SeenResponse) => string | undefined;
+  /**
+   * Called as a request's head arrives, before any of it is forwarded or anything printed: where
+   * the caller learns the credentials it carries.
+   */
+  readonly onRequestHead?: (request: { readonly method: string; readonly url: string; readonly headers: IncomingHttpHeaders }) => void;
+  /**
+   * Learns the secret field values of every body as it passes, before it is judged or anything
+   * is printed of it: all of a plain body (past the cap too, as it streams), a coded one within
+   * the cap, and what came of one that broke off (sanitize/held-body.ts).
+   */
+  readonly sanitizer?: Sanitizer;
   /** Each exchange once complete: the answer, or why there was none. */
   readonly onExchange: (request: SeenRequest, outcome: SeenResponse | { readonly failure: string }, ms: number) => void;
 }
@@ -37,6 +50,8 @@ export interface RunningProxy {
   readonly url: string;
   /** Stops accepting, lets exchanges in flight finish for up to `graceMs`, then cuts the rest. */
   close(graceMs?: number): Promise<void>;
+  /** Exchanges begun and not yet ended. */
+  readonly inFlight: () => number;
 }
 
 /**
@@ -47,28 +62,57 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 
 export const PROBLEM_HEADER = 'x-contract-problem';
 
-/** Keeps the first `cap` bytes of a stream that passes through; `tooLarge` once more came. */
+/**
+ * Keeps the first `cap` bytes of a stream that passes through (`tooLarge` once more came: the
+ * head is then kept for learning only), and, with a sanitizer, reads all of a plain stream for
+ * secrets as it passes.
+ */
 class Capture {
   readonly #chunks: Buffer[] = [];
   #size = 0;
   tooLarge = false;
-  constructor(private readonly cap: number) {}
+  readonly #stream: StreamLearner | undefined;
+  #learned = false;
+
+  constructor(
+    private readonly cap: number,
+    private readonly sanitizer: Sanitizer | undefined,
+    private readonly origin: Origin,
+    private readonly contentEncoding: string | undefined,
+  ) {
+    const coded = contentEncoding !== undefined && contentEncoding.trim() !== '' && contentEncoding.trim().toLowerCase() !== 'identity';
+    this.#stream = sanitizer && !coded ? new StreamLearner(sanitizer, Math.max(cap, STREAM_WINDOW), STREAM_OVERLAP, origin) : undefined;
+  }
 
   add(chunk: Buffer): void {
+    this.#stream?.add(chunk);
     if (this.tooLarge) return;
-    if (this.#size + chunk.length > this.cap) {
+    const room = this.cap - this.#size;
+    if (chunk.length > room) {
       this.tooLarge = true;
-      this.#chunks.length = 0; // a body not judged is not kept either
-      return;
+      chunk = chunk.subarray(0, room);
     }
     this.#chunks.push(chunk);
     this.#size += chunk.length;
   }
 
+  /** Reads what passed for secrets, once: at the stream's end, or where it broke off (`cut`). */
+  learn(cut: boolean): void {
+    if (this.#learned || !this.sanitizer) return;
+    this.#learned = true;
+    if (this.#stream) this.#stream.end(cut);
+    else learnHeldBody(this.sanitizer, { bytes: this.bytes, contentEncoding: this.contentEncoding, cut: cut || this.tooLarge }, this.cap, this.origin);
+  }
+
+  /** The bytes kept: the whole body, or its head when `tooLarge`. */
   get bytes(): Buffer {
     return Buffer.concat(this.#chunks, this.#size);
   }
 }
+
+/** A plain body is read for secrets in windows this large at least (its cap, if larger), each starting with the last STREAM_OVERLAP bytes of the one before. */
+const STREAM_WINDOW = 256 * 1024;
+const STREAM_OVERLAP = 64 * 1024;
 
 /** Headers to pass on: the connection's own taken out; `host` the target's, on a request. */
 function forwardedHeaders(headers: IncomingHttpHeaders, host: string | undefined): Record<string, string | string[]> {
@@ -78,6 +122,14 @@ function forwardedHeaders(headers: IncomingHttpHeaders, host: string | undefined
   if (host !== undefined) out.host = host;
   return out;
 }
+
+/** How long a stop lets exchanges in flight end. */
+export const CLOSE_GRACE_MS = 2_000;
+
+/** Why an exchange in flight when the proxy stopped has no answer. */
+export const STOPPED = 'the proxy stopped before the answer was complete';
+
+const oneHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
 
 /** The document's error body, in the proxy's own words. */
 function proxyError(res: ServerResponse, status: 502 | 504, message: string): void {
@@ -96,10 +148,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const root = `${target.origin}${target.pathname.replace(/\/+$/, '').slice(0, -api.basePath.length)}`;
   const dispatcher = new Agent({ headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, connect: { timeout: options.timeoutMs } });
 
+  /** Set once the proxy stops: an exchange it cuts off then failed for that, in its own words. */
+  let stopping = false;
+  let inFlight = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    const sent = new Capture(options.capBytes);
     const url = req.url ?? '/';
+    // Before anything of it is forwarded or printed: another client's answer may echo it at any moment.
+    options.onRequestHead?.({ method: req.method ?? 'GET', url, headers: req.headers });
+    const sent = new Capture(options.capBytes, options.sanitizer, 'sent', oneHeader(req.headers['content-encoding']));
     // Made once the request is complete, then the same object for `annotate` and `onExchange`.
     let seen: SeenRequest | undefined;
     // A body is whatever the client sends (a GET may carry one), kept up to the cap as it passes.
@@ -108,62 +165,80 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let bodyRead = false;
     const seenRequest = (): SeenRequest => (seen ??= { method: req.method ?? 'GET', url, headers: req.headers, body: sent.bytes, tooLarge: sent.tooLarge, ...(hasBody && !bodyRead ? { unread: true } : {}) });
     let done = false;
+    inFlight++;
     const finish = (outcome: SeenResponse | { failure: string }) => {
       if (done) return;
       done = true;
+      inFlight--;
+      sent.learn(!bodyRead);
       options.onExchange(seenRequest(), outcome, Math.round(performance.now() - started));
     };
     const abort = new AbortController();
-    // The client went away: so does its request to the target.
+    // The client went away (or the proxy, stopping, cut it off): so does its request to the target.
     res.on('close', () => {
       if (res.writableFinished) return;
       abort.abort();
-      finish({ failure: 'the client closed the connection before the answer was complete' });
+      finish({ failure: stopping ? STOPPED : 'the client closed the connection before the answer was complete' });
     });
     const body = hasBody
       ? Readable.from(
           (async function* () {
-            for await (const chunk of req as AsyncIterable<Buffer>) {
-              sent.add(chunk);
-              yield chunk;
+            try {
+              for await (const chunk of req as AsyncIterable<Buffer>) {
+                sent.add(chunk);
+                yield chunk;
+              }
+              bodyRead = true;
+            } finally {
+              sent.learn(!bodyRead);
             }
-            bodyRead = true;
           })(),
           { objectMode: false },
         )
       : undefined;
     let answer: Dispatcher.ResponseData;
     try {
-      answer = await request(`${root}${url.startsWith('/') ? url : `/${url}`}`, {
+      // The request target as the client wrote it, byte for byte: a URL parser would resolve dot
+      // segments and turn `\` into `/`, and the target would get a path other than the one judged.
+      answer = await dispatcher.request({
+        origin: target.origin,
+        path: `${rootPath}${url.startsWith('/') ? url : `/${url}`}`,
         method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
         headers: forwardedHeaders(req.headers, target.host),
-        body,
-        dispatcher,
+        body: body ?? null,
         signal: abort.signal,
       });
     } catch (error) {
       if (abort.signal.aborted) return;
+      if (stopping) {
+        proxyError(res, 502, STOPPED);
+        return finish({ failure: STOPPED });
+      }
       const failure = classify(error, false, options.timeoutMs, Math.round(performance.now() - started));
       proxyError(res, failure.kind === 'timeout' ? 504 : 502, `the target did not answer: ${failure.message}`);
       finish({ failure: failure.message });
       return;
     }
-    const got = new Capture(options.capBytes);
+    const got = new Capture(options.capBytes, options.sanitizer, 'served', oneHeader(answer.headers['content-encoding']));
     const status = answer.statusCode;
     const headers = forwardedHeaders(answer.headers as IncomingHttpHeaders, undefined);
     let kept: SeenResponse | undefined;
     const seenResponse = (): SeenResponse => (kept ??= { status, headers: flattenHeaders(answer.headers), body: got.bytes, tooLarge: got.tooLarge });
     // The target broke off its answer: the client's connection is broken off too, as the target's was.
     answer.body.on('error', (error) => {
+      got.learn(true);
       res.destroy();
-      finish({ failure: `the answer broke off: ${classify(error, false, options.timeoutMs, Math.round(performance.now() - started)).message}` });
+      finish({ failure: stopping ? STOPPED : `the answer broke off: ${classify(error, false, options.timeoutMs, Math.round(performance.now() - started)).message}` });
     });
     if (!options.annotate) {
       // Piped as it comes; judged once all of it has gone to the client (a stop then cuts nothing).
       res.writeHead(status, headers);
       answer.body.on('data', (chunk: Buffer) => got.add(chunk));
       answer.body.pipe(res);
-      res.on('finish', () => finish(seenResponse()));
+      res.on('finish', () => {
+        got.learn(false);
+        finish(seenResponse());
+      });
       return;
     }
     // Held until judged, as long as it stays within the cap; past it, streamed on as it is.
@@ -183,6 +258,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     } catch {
       return; // the 'error' listener above has said so
     }
+    // Read for secrets before the note is made of it, or anything printed.
+    got.learn(false);
+    sent.learn(!bodyRead);
     if (!streaming) {
       const note = options.annotate(seenRequest(), seenResponse());
       res.writeHead(status, note ? { ...headers, [PROBLEM_HEADER]: note } : headers);
@@ -190,6 +268,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     res.end(() => finish(seenResponse()));
   };
+  const rootPath = root.slice(target.origin.length);
 
   const server: Server = createServer((req, res) => {
     res.sendDate = false; // a Date header is the target's to send, or not
@@ -200,7 +279,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const url = await listen(server, options.port, options.host);
   return {
     url,
-    close: async (graceMs = 2_000) => {
+    inFlight: () => inFlight,
+    close: async (graceMs = CLOSE_GRACE_MS) => {
+      stopping = true;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

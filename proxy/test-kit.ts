@@ -4,7 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
-import { runProxy } from './cli.ts';
+import { runProxy, type ProxyIo } from './cli.ts';
 import type { ProxyReport } from './report.ts';
 
 export interface ProxyRun {
@@ -17,7 +17,8 @@ export interface ProxyRun {
 }
 
 /** Its first stdout line names `url` and `target`, as the mock's names its URL. */
-export async function throughProxy(target: string, args: readonly string[], drive: (url: string) => Promise<void>): Promise<ProxyRun> {
+export async function throughProxy(target: string, args: readonly string[], ...given: [drive: (url: string) => Promise<void>] | [io: Pick<ProxyIo, 'maxKeys'>, drive: (url: string) => Promise<void>]): Promise<ProxyRun> {
+  const [io, drive] = given.length === 1 ? [{}, given[0]] : given;
   let out = '';
   let err = '';
   const sink = (add: (text: string) => void) => new Writable({ write: (chunk: Buffer, _encoding, done) => (add(chunk.toString()), done()) });
@@ -26,7 +27,7 @@ export async function throughProxy(target: string, args: readonly string[], driv
   let ready!: (url: string) => void;
   const listening = new Promise<string>((resolve) => (ready = resolve));
   const reporter = args.includes('--reporter') ? [] : ['--reporter', 'json'];
-  const running = runProxy(['--target', target, '--port', '0', ...reporter, ...args], { stdout: sink((t) => (out += t)), stderr: sink((t) => (err += t)), stopped, listening: ready });
+  const running = runProxy(['--target', target, '--port', '0', ...reporter, ...args], { ...io, stdout: sink((t) => (out += t)), stderr: sink((t) => (err += t)), stopped, listening: ready });
   const url = await Promise.race([listening, running.then((code) => Promise.reject(new Error(`the proxy exited (${code}) before listening: ${err}`)))]);
   try {
     await drive(url);

@@ -42,6 +42,12 @@ export interface Secret {
    * of its own (a key the suite derived from the user's: `"${HSC_API_KEY%?}"`); default `"$NAME"`.
    */
   readonly shell?: string;
+  /**
+   * Only its head is known: the body it was read from ended inside it (cut at a size cap, or
+   * broken off). Where the head is found, the span runs on over what may be the rest of a value
+   * (up to a quote, white space or markup), so the part never read is hidden with it.
+   */
+  readonly open?: true;
 }
 
 /** A span of text holding a secret, and whose it is. */
@@ -74,7 +80,7 @@ const MAX_VALUE_DEPTH = 64;
 const MAX_LEARN_NODES = 1_000_000;
 
 export const keySecret = (value: string, name: string): Secret => ({ value, name, kind: 'key' });
-export const fieldSecret = (value: string, field: string): Secret => ({ value, name: `HSC_${field.toUpperCase()}`, kind: 'field' });
+export const fieldSecret = (value: string, field: string, open = false): Secret => ({ value, name: `HSC_${field.toUpperCase()}`, kind: 'field', ...(open ? { open: true as const } : {}) });
 
 /**
  * A copy of `text` that shares no memory with the string it was cut from. V8 keeps a slice of a
@@ -122,6 +128,9 @@ export function textForms(value: string): string[] {
   const forms = new Set([value, value.trim()]);
   const compact = value.replace(/\s/g, ''); // `\s`, as the scanner reads white space
   if (compact.length >= 8) forms.add(compact);
+  // Characters that show as nothing (zero-width spaces and joiners, soft hyphens, a BOM): a server that drops them echoes the rest.
+  const visible = value.replace(INVISIBLE, '');
+  if (visible !== value && visible.length >= 8) forms.add(visible);
   if (/[^\u0000-\u007f]/.test(value)) {
     if (/^[\u0000-\u00ff]*$/.test(value)) forms.add(Buffer.from(value, 'latin1').toString('utf8'));
     forms.add(Buffer.from(value, 'utf8').toString('latin1'));
@@ -129,6 +138,9 @@ export function textForms(value: string): string[] {
   forms.delete('');
   return [...forms];
 }
+
+/** Format characters a text shows as nothing: a secret holding them is echoed without them as often as with. */
+const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
 
 /** The value as JSON writes it inside a string, where that differs: standard, and PHP's (`\/`, `\uXXXX`). */
 function jsonEscapings(value: string): string[] {
@@ -176,6 +188,24 @@ const HEX_DIGITS = '0123456789abcdef';
 export const PATTERN_KEPT = 256;
 
 const patternCache = new WeakMap<Secret, readonly ScanPattern[]>();
+
+/** Units past an open head's end its span may run over: what may be the rest of the value it was cut from. */
+export const OPEN_REST = 64 * 1024;
+
+/**
+ * What a value's rest may be made of: anything but quotes, back-slashes, white space, control
+ * characters, markup's `<>`, and general punctuation (whose `…` marks a quote cut short).
+ */
+const inValue = (c: number): boolean => c > 0x20 && c !== 0x22 && c !== 0x27 && c !== 0x5c && c !== 0x3c && c !== 0x3e && c !== 0x60 && !(c >= 0x7f && c <= 0xa0) && !(c >= 0x2000 && c <= 0x20ff) && c !== 0x3000 && c !== 0xfeff;
+
+/** `span` run on over what may be the rest of an open head's value in `text` (hiding too much is the safe side). */
+function runOn(text: string, span: SecretSpan): SecretSpan {
+  if (!span.secret.open) return span;
+  let end = span.end;
+  const limit = Math.min(text.length, end + OPEN_REST);
+  while (end < limit && inValue(text.charCodeAt(end))) end++;
+  return end === span.end ? span : { ...span, end };
+}
 
 /** Every unit a base64 form may hold, either alphabet: what the rest of a long one is made of, known without reading it. */
 const BASE64_UNITS = unitSet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_');
@@ -278,10 +308,19 @@ export class Sanitizer {
 
   /**
    * Why the sanitizer stopped tracking what the target serves (more distinct secret values than
-   * it keeps), or undefined. Output from then on may hold a value it does not know: stop.
+   * it keeps, or a body it could not read: `blind`), or undefined. Output from then on may hold a
+   * value it does not know: stop.
    */
   get overflow(): string | undefined {
     return this.#overflow;
+  }
+
+  /**
+   * Says the sanitizer can no longer vouch for what it is given (a body held that could not be
+   * read for secrets): `overflow` from now on, with `why`, and the caller stops printing the target's text.
+   */
+  blind(why: string): void {
+    this.#overflow ??= why;
   }
 
   /** A sanitizer that also hides `extra` (e.g. the credentials one request carried). */
@@ -320,9 +359,12 @@ export class Sanitizer {
    * malformed, HTML, XML, YAML, form-encoded, single-quoted, escaped): whatever follows the
    * field's name, as it is and through every encoding around it (`SecretFields.valuesIn`).
    */
-  learnText(text: string, origin: Origin): void {
-    for (const { field, value, quoted } of this.fields.valuesIn(text)) {
-      if (quoted || origin === 'served') this.#learnValue(field, value, origin);
+  learnText(text: string, origin: Origin, options: { readonly cut?: boolean } = {}): void {
+    for (const { field, value, quoted, span } of this.fields.valuesIn(text)) {
+      if (!quoted && origin !== 'served') continue;
+      // The text ended inside this value (cut at a cap, broken off): only its head is known.
+      const open = options.cut === true && span.end >= text.length;
+      this.#learnValue(field, open ? value.replace(/\ufffd+$/, '') : value, origin, open);
     }
   }
 
@@ -336,7 +378,7 @@ export class Sanitizer {
     return this.fields.maskIn(text);
   }
 
-  #learnValue(field: string, value: string, origin: Origin): void {
+  #learnValue(field: string, value: string, origin: Origin, open = false): void {
     if (value === '' || value === REDACTED || this.#secrets.has(value)) return;
     // The suite's own short values (type probes, boundary cases) are no secrets to search for; a
     // target's are kept, hidden where they stand and named in the notes (`unsearchedNote`).
@@ -350,7 +392,7 @@ export class Sanitizer {
       this.#servedCount++;
       this.#servedChars += value.length;
     }
-    this.add(fieldSecret(ownCopy(value), field));
+    this.add(fieldSecret(ownCopy(value), field, open));
   }
 
   #scan(allowStale: boolean): SecretScanner {
@@ -418,7 +460,8 @@ export class Sanitizer {
     const scanner = this.#scan(allowStale);
     // Where secrets match the same text (a key, and one the suite derived from it by case), the
     // one it is exactly is named: the scanner keeps one of them, not always that one.
-    return scanner.spans(text).map((s: Span) => ({ start: s.start, end: s.end, secret: this.#secrets.get(text.slice(s.start, s.end)) ?? this.#owners[s.pattern]! }));
+    const spans = scanner.spans(text).map((s: Span) => runOn(text, { start: s.start, end: s.end, secret: this.#secrets.get(text.slice(s.start, s.end)) ?? this.#owners[s.pattern]! }));
+    return spans.some((s) => s.secret.open) ? (mergeRanges(spans) as SecretSpan[]) : spans;
   }
 
   /**

@@ -1,0 +1,151 @@
+/**
+ * Bytes a tool holds but does not parse, read for secrets all the same, before any text is made
+ * of the exchange: a body in a content coding nobody asked for (CDNs compress on their own), a
+ * body cut at the size cap, one the target broke off. Each coding Node decodes (gzip, deflate,
+ * br, and zstd where this Node has it) is decoded for learning within the same cap as a body is
+ * kept to, as far as it decodes (a cut stream yields its head); the secret fields' values are
+ * then learned from the text as `Sanitizer.learnText` finds them in every layout, and a value
+ * the text ends inside is learned as an open head (`Secret.open`). A body that cannot be read at
+ * all (a coding this Node does not decode) leaves the sanitizer blind (`Sanitizer.blind`): the
+ * caller then withholds what it would have printed of the target's text, never guessing.
+ */
+import * as zlib from 'node:zlib';
+import type { Origin, Sanitizer } from './sanitizer.ts';
+
+/** A body as held: its bytes, its `Content-Encoding`, and whether it went on past them. */
+export interface HeldBody {
+  readonly bytes: Buffer;
+  readonly contentEncoding?: string | undefined;
+  /** The body went on past these bytes (cut at the cap, broken off): its last value may be a head. */
+  readonly cut: boolean;
+}
+
+/** What reading a body for secrets came to: its text (whole, or its head), or why it could not be read. */
+export type BodyReading = { readonly text: string; readonly whole: boolean } | { readonly unreadable: string };
+
+type Decode = (input: Buffer, options: zlib.ZlibOptions | zlib.BrotliOptions) => Buffer;
+
+const zstd = (zlib as unknown as { zstdDecompressSync?: Decode }).zstdDecompressSync;
+
+/** Each coding Node decodes, and the flush that lets a cut stream yield what it holds. */
+const CODINGS: Readonly<Record<string, { readonly decode: Decode; readonly flush: number }>> = {
+  gzip: { decode: zlib.gunzipSync, flush: zlib.constants.Z_SYNC_FLUSH },
+  'x-gzip': { decode: zlib.gunzipSync, flush: zlib.constants.Z_SYNC_FLUSH },
+  // `deflate` is zlib-wrapped by the RFC, raw in some servers: inflate takes either (`unzip` reads a gzip too).
+  deflate: { decode: zlib.unzipSync, flush: zlib.constants.Z_SYNC_FLUSH },
+  br: { decode: zlib.brotliDecompressSync, flush: zlib.constants.BROTLI_OPERATION_FLUSH },
+  ...(zstd ? { zstd: { decode: zstd, flush: 0 } } : {}),
+};
+
+/** Halvings a stream that decodes past the cap (or breaks) is searched in for the longest head that fits. */
+const MAX_HALVINGS = 24;
+
+/** Bytes past the cap a coding under another may decode to. */
+const STAGE_SLACK = 64 * 1024;
+
+/** The codings this Node decodes, for a note. */
+export const decodedCodings: readonly string[] = Object.keys(CODINGS).filter((c) => c !== 'x-gzip');
+
+/**
+ * `bytes` decoded by `coding` to at most `cap` bytes: whole when it fits and decodes, else the
+ * longest head of the input that does (a bomb's first `cap` bytes or less; a corrupt stream up
+ * to where it breaks). Undefined for a coding this Node does not decode.
+ */
+export function decodeBounded(bytes: Buffer, coding: string, cap: number): { readonly bytes: Buffer; readonly whole: boolean } | undefined {
+  const known = CODINGS[coding];
+  if (!known) return undefined;
+  const options = { finishFlush: known.flush, maxOutputLength: cap };
+  const attempt = (input: Buffer): Buffer | undefined => {
+    try {
+      return known.decode(input, options);
+    } catch {
+      return undefined;
+    }
+  };
+  const whole = attempt(bytes);
+  if (whole) return { bytes: whole, whole: true };
+  // Too large or broken somewhere: a head of the input decodes to a head of the output.
+  let best: Buffer = Buffer.alloc(0);
+  let low = 0;
+  let high = bytes.length;
+  for (let i = 0; i < MAX_HALVINGS && high - low > 1; i++) {
+    const middle = (low + high) >>> 1;
+    const out = attempt(bytes.subarray(0, middle));
+    if (out) {
+      low = middle;
+      best = out;
+    } else high = middle;
+  }
+  return { bytes: best, whole: false };
+}
+
+/** The codings of a `Content-Encoding` value, in the order they were applied. */
+const codingsOf = (header: string): string[] =>
+  header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+
+/** The body as text, decoded through its codings within `cap`, or why it cannot be read. */
+export function readHeldBody(body: HeldBody, cap: number): BodyReading {
+  let bytes = body.bytes;
+  let whole = !body.cut;
+  // Applied in order, so taken off from the last; a coding under another is held to a little
+  // more than the cap (a compressed stream of a short text is longer than the text).
+  const codings = codingsOf(body.contentEncoding ?? '').reverse();
+  for (const [i, coding] of codings.entries()) {
+    const decoded = decodeBounded(bytes, coding, i === codings.length - 1 ? cap : cap + STAGE_SLACK);
+    if (!decoded) return { unreadable: `its content coding (${coding.slice(0, 40)}) is one this Node cannot decode (it decodes ${decodedCodings.join(', ')})` };
+    bytes = decoded.bytes;
+    whole &&= decoded.whole;
+  }
+  return { text: bytes.toString('utf8'), whole };
+}
+
+/**
+ * Teaches `sanitizer` the secret field values `body` holds, as far as it can be read; returns
+ * what it read, for the caller to withhold a body it could not read at all.
+ */
+export function learnHeldBody(sanitizer: Sanitizer, body: HeldBody, cap: number, origin: Origin = 'served'): BodyReading {
+  const reading = readHeldBody(body, cap);
+  if ('unreadable' in reading) sanitizer.blind(`a body could not be read for secrets: ${reading.unreadable}`);
+  else if (reading.text !== '' && sanitizer.fields.namedIn(reading.text)) sanitizer.learnText(reading.text, origin, { cut: !reading.whole });
+  return reading;
+}
+
+/**
+ * A body read for secrets as it streams by, past what is kept of it: read in windows of `window`
+ * bytes, each beginning with the last `overlap` bytes of the one before, so a field's name and a
+ * value of up to `overlap` bytes are read whole whatever the chunks. Identity bodies only (a
+ * coded stream is read within the cap, `learnHeldBody`).
+ */
+export class StreamLearner {
+  #held: Buffer[] = [];
+  #size = 0;
+
+  constructor(
+    private readonly sanitizer: Sanitizer,
+    private readonly window: number,
+    private readonly overlap: number,
+    private readonly origin: Origin = 'served',
+  ) {}
+
+  add(chunk: Buffer): void {
+    this.#held.push(chunk);
+    this.#size += chunk.length;
+    if (this.#size >= this.window) this.#read(true);
+  }
+
+  /** The rest, at the end of the body; `cut` when it broke off. */
+  end(cut: boolean): void {
+    if (this.#size > 0) this.#read(cut);
+  }
+
+  #read(cut: boolean): void {
+    const bytes = Buffer.concat(this.#held, this.#size);
+    learnHeldBody(this.sanitizer, { bytes, cut }, bytes.length, this.origin);
+    const tail = bytes.subarray(Math.max(0, bytes.length - this.overlap));
+    this.#held = [Buffer.from(tail)];
+    this.#size = tail.length;
+  }
+}
