@@ -12,7 +12,7 @@ import { rm } from 'node:fs/promises';
 import { describe, inject, it, vi } from 'vitest';
 import { phpJsonEncode } from '../sanitize/echo-forms.ts';
 import { runConformCli, type CliRun } from './hostile/cli-run.ts';
-import { behaviours, DECOY_PASSWORD, ECHO_FORMS, injectionMarker, ONE_SCOPE, SERVED_LAYOUTS, startHostile, type Behaviour, type Scope } from './hostile/servers.ts';
+import { behaviours, CAP_CUT_KEPT, DECOY_PASSWORD, ECHO_FORMS, injectionMarker, ONE_SCOPE, SERVED_LAYOUTS, startHostile, UNREAD_FORMS, type Behaviour, type Scope } from './hostile/servers.ts';
 
 /**
  * A row's run is killed at this bound, and that is a failure: a hang guard, many times what a run
@@ -76,6 +76,11 @@ const causes: Readonly<Record<Behaviour, readonly RegExp[]>> = {
   // A key of one character: hidden where the suite put it, and a note.
   'one-character-key': [/Bearer \[redacted HSC_API_KEY\]/, /the key HSC_API_KEY(, [^:]+)?: shorter than 8 characters/],
   ...each(ECHO_FORMS, (b) => (b === 'echo-cut-headers' ? [/Content-Type/] : [/HTTP 500|NO-SERVER-ERROR/])),
+  // A password in a body held but not parsed, echoed in a header of the same answer or a 500 elsewhere: learned from the bytes.
+  'unread-gzip': [/content-encoded \(Content-Encoding: gzip\)/],
+  'unread-cap-cut': [sizeCap],
+  'unread-broken-off': [/HTTP 500|NO-SERVER-ERROR/],
+  'unread-zero-width': [/HTTP 500|NO-SERVER-ERROR/],
 };
 
 /** Under `most` too where the load is heaviest: nearly every answer huge or deep, within the same bounds. */
@@ -280,6 +285,14 @@ describe.concurrent('the suite against hostile targets', () => {
         expect.soft(() => JSON.parse(run.files['report.json'] ?? ''), 'the JSON report parses').not.toThrow();
         expect.soft(run.files['report.xml'] ?? '', 'the JUnit report').toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/);
         expect.soft(run.stdout, 'the console report ends with the verdict').toMatch(/(✓ conforms|✗ does not conform)[^\n]*\n*$/);
+      }
+      // The unread rows' echoes were printed: the password hidden where each stood, not left out.
+      if (UNREAD_FORMS.includes(behaviour as (typeof UNREAD_FORMS)[number])) expect.soft(run.files['report.json'] ?? '', 'a password learned from a body held but not parsed, hidden where its echo was printed').toContain('[redacted]');
+      // The cap cut the password CAP_CUT_KEPT characters in: its head was learned open, so the rest of its echo is hidden too.
+      if (behaviour === 'unread-cap-cut') {
+        const tails = server.secrets.filter((secret) => secret !== server.apiKey).map((secret) => secret.slice(CAP_CUT_KEPT));
+        const shown = tails.filter((tail) => run.outputs.some((o) => o.bytes.includes(tail)));
+        expect.soft(shown, "the part of a password past the cap, where its whole echo was printed").toEqual([]);
       }
       // A decoy is a served value like any other: the real value is hidden, the decoy too.
       if (behaviour === 'served-duplicate-key' || behaviour === 'served-nested-json') expect.soft(leaks(run, [DECOY_PASSWORD]), 'the decoy').toEqual([]);

@@ -4,7 +4,7 @@
  * hostile.test.ts is the suite's failure and not the harness's.
  */
 import { connect } from 'node:net';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { endpoint, fillPath } from '../../spec/queries.ts';
 import {
@@ -29,6 +29,9 @@ import {
   type Behaviour,
   type HostileServer,
   type Scope,
+  CAP_CUT_KEPT,
+  visibleOf,
+  zeroWidthPassword,
 } from './servers.ts';
 
 /** What came back on one connection within the wait. */
@@ -370,6 +373,52 @@ const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly
       const answered = heads.find((h) => h.status === 200)!;
       expect(header(throttled, 'retry-after')[0]!.indexOf(ECHO_KEY)).toBe(29);
       expect(header(answered, 'content-type')[0]!.indexOf(ECHO_KEY)).toBe(69);
+    },
+  },
+  'unread-gzip': {
+    waitMs: 2_000,
+    check: (wire, server) => {
+      const head = mustParse(wire);
+      expect(header(head, 'content-encoding')).toEqual(['gzip']);
+      const [password] = header(head, 'x-echo');
+      expect(server.secrets).toContain(password);
+      expect(gunzipSync(head.body).toString('utf8')).toContain(`"sftp_password":"${password}"`);
+    },
+  },
+  'unread-cap-cut': {
+    waitMs: 5_000,
+    check: (wire, server) => {
+      const head = mustParse(wire);
+      const [password] = header(head, 'x-echo');
+      expect(server.secrets).toContain(password);
+      // The suite's default cap (1 MiB) falls CAP_CUT_KEPT bytes into the password.
+      expect(head.body.indexOf(`"sftp_password":"${password}"`) + '"sftp_password":"'.length).toBe(1024 * 1024 - CAP_CUT_KEPT);
+    },
+  },
+  'unread-broken-off': {
+    waitMs: 2_000,
+    check: (wire, server) => {
+      const head = mustParse(wire);
+      expect(wire.closed).toBe(true);
+      expect(head.body.length).toBeLessThan(Number(header(head, 'content-length')[0]));
+      const text = head.body.toString('utf8');
+      expect(server.secrets.some((p) => text.includes(`"sftp_password":"${p}"`))).toBe(true);
+    },
+  },
+  'unread-zero-width': {
+    waitMs: 2_000,
+    check: (wire, server) => {
+      const head = mustParse(wire);
+      expect(head.status).toBe(500);
+      const { message } = JSON.parse(head.body.toString('utf8')) as { message: string };
+      // Quoted without their zero-width characters, and those forms searched for too.
+      for (const name of ['live', 'staging']) {
+        const visible = visibleOf(zeroWidthPassword(name));
+        if (!message.includes(visible)) continue;
+        expect(server.secrets).toContain(visible);
+      }
+      expect(message).not.toMatch(/[\u200b\u200d\u2060]/);
+      expect(server.secrets.filter((p) => /[\u200b\u200d\u2060]/.test(p)).every((p) => message.includes(visibleOf(p)))).toBe(true);
     },
   },
   'password-flood': {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { createGzip } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import type { EndpointName } from '../../generated/types.ts';
 import { phpJsonEncode } from '../../sanitize/echo-forms.ts';
 import { is2xx } from '../../spec/queries.ts';
@@ -27,6 +27,11 @@ function servedLayouts() {
 function echoForms() {
   return ['echo-html-padded', 'echo-html-bare', 'echo-wrapped', 'echo-sharp-s', 'echo-cut-headers', 'echo-hex'] as const;
 }
+/** A served password in an answer the suite holds but does not parse (coded, cut, broken off), or in a form only its zero-width characters tell apart. */
+function unreadForms() {
+  return ['unread-gzip', 'unread-cap-cut', 'unread-broken-off', 'unread-zero-width'] as const;
+}
+export const UNREAD_FORMS = unreadForms();
 export const SERVED_LAYOUTS = servedLayouts();
 export const ECHO_FORMS = echoForms();
 
@@ -55,6 +60,7 @@ export const behaviours = [
   'word-passwords',
   'one-character-key',
   ...echoForms(),
+  ...unreadForms(),
 ] as const;
 export type Behaviour = (typeof behaviours)[number];
 
@@ -62,7 +68,7 @@ export type Behaviour = (typeof behaviours)[number];
  * Behaviours that act on one endpoint discovery never reads, or on discovery's reads in a way it
  * copes with (the suite learns from them): run under scope `some` only.
  */
-export const ONE_SCOPE: ReadonlySet<Behaviour> = new Set(['quote-injection', ...SERVED_LAYOUTS, 'word-passwords', 'one-character-key', ...ECHO_FORMS]);
+export const ONE_SCOPE: ReadonlySet<Behaviour> = new Set(['quote-injection', ...SERVED_LAYOUTS, 'word-passwords', 'one-character-key', ...ECHO_FORMS, ...UNREAD_FORMS]);
 
 /**
  * `all`: every request misbehaves (discovery fails); `some`: only one endpoint's requests do;
@@ -134,6 +140,14 @@ export const echoPassword = (envName: string) => `sftp/pa"ss\u00e9-${envName}-Zq
 
 /** The served-* rows' passwords (one per environment), each echoed in a header so the suite must have learned it to hide it. */
 export const servedPassword = (envName: string) => `served-Pw7-${envName}-qX2zR9kL`;
+/** The unread-zero-width row's passwords: zero-width characters inside, which an echo drops. */
+export const zeroWidthPassword = (envName: string) => `zero\u200bwidth\u200d-${envName}\u2060-Pw4qX8`;
+export const visibleOf = (password: string) => password.replace(/[\u200b\u200d\u2060]/g, '');
+/** Characters of the password the size cap leaves in the unread-cap-cut row's body. */
+export const CAP_CUT_KEPT = 14;
+/** The size cap the unread-cap-cut row cuts at: the suite's default --max-body-kb. */
+const DEFAULT_CAP_BYTES = 1024 * 1024;
+
 /** The decoy a duplicate key's last value carries (what `JSON.parse` keeps). */
 export const DECOY_PASSWORD = 'decoy-password-not-the-real-one';
 /** The word-passwords row: words of the suite's reports, served as passwords. */
@@ -556,6 +570,35 @@ const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
       return writeText(res, 200, jsonText(response), { 'content-type': `text/plain; profile=${'p'.repeat(69 - 'text/plain; profile='.length)}${key}` });
     },
   },
+  'unread-gzip': unread('gzip-coded though the suite never asks for a coding (as a CDN may), and echoes it in a header', {
+    serve: ({ res }, pw, env) => {
+      const body = gzipSync(JSON.stringify({ environment: { id: env, sftp_password: pw } }));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length, 'x-echo': pw }).end(body);
+      return true;
+    },
+  }),
+  'unread-cap-cut': unread(`in a body the size cap cuts ${CAP_CUT_KEPT} characters into the password, and echoes it whole in a header`, {
+    serve: ({ res }, pw, env) => {
+      const head = `{"environment":{"id":${JSON.stringify(env)},"padding":"`;
+      const between = '","sftp_password":"';
+      const padding = 'A'.repeat(DEFAULT_CAP_BYTES - CAP_CUT_KEPT - Buffer.byteLength(head) - between.length);
+      return writeText(res, 200, `${head}${padding}${between}${pw}"}}`, { 'x-echo': pw });
+    },
+  }),
+  'unread-broken-off': unread('in a body broken off just after it, and answers 500 on another endpoint quoting the passwords', {
+    serve: ({ res, socket }, pw, env) => {
+      const body = Buffer.from(JSON.stringify({ environment: { id: env, sftp_password: pw, padding: 'A'.repeat(200) } }));
+      const through = body.indexOf(pw) + Buffer.byteLength(pw) + 3;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      res.write(body.subarray(0, through), () => socket.destroy());
+      return true;
+    },
+    echoed: (pw) => pw,
+  }),
+  'unread-zero-width': unread('with zero-width characters inside, and answers 500 on another endpoint quoting the passwords without them', {
+    company: (company) => withPasswords(company, zeroWidthPassword),
+    echoed: visibleOf,
+  }),
   'echo-hex': echoIn('as the hex of its UTF-8 bytes: lower case, upper case and colon-separated', (v) => {
     const hex = Buffer.from(v, 'utf8').toString('hex');
     return `${hex} ${hex.toUpperCase()} ${hex.match(/../g)!.join(':')}`;
@@ -563,6 +606,34 @@ const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
 };
 
 let cutHeaderAnswers = 0;
+
+/**
+ * The unread-* rows: the password endpoint serves the password in a body the suite holds but
+ * does not parse (`serve`), or as usual; with `echoElsewhere`, a quiet endpoint answers 500
+ * quoting the passwords (as `echoed` writes them), so only what the suite learned from the
+ * unread body can hide them.
+ */
+function unread(how: string, options: { readonly company?: Misbehaviour['company']; readonly serve?: (answer: Answer, password: string, envId: string) => true; readonly echoed?: (password: string) => string }): Misbehaviour {
+  const echoed = options.echoed;
+  return {
+    description: `serves the SFTP password ${how}`,
+    someEndpoint: options.serve ? PASSWORD_ENDPOINT : QUIET_ENDPOINT,
+    choosesEndpoints: true,
+    company: options.company ?? ((company) => withPasswords(company, servedPassword)),
+    wire: (answer) => {
+      const { res, response, request, passwords, served } = answer;
+      if (echoed && response.endpoint?.name === QUIET_ENDPOINT) {
+        const forms = passwords.map(echoed);
+        for (const form of forms) if (!passwords.includes(form)) served(form);
+        return writeText(res, 500, JSON.stringify({ message: `Internal error; passwords ${forms.join(' | ')}`, status: 500 }));
+      }
+      if (!options.serve || response.endpoint?.name !== PASSWORD_ENDPOINT || !is2xx(response.status)) return false;
+      const envId = /\/environments\/([^/?]+)/.exec(request.url)?.[1] ?? '';
+      const env = isObject(response.body) && isObject(response.body.environment) ? response.body.environment : {};
+      return options.serve(answer, typeof env.sftp_password === 'string' ? env.sftp_password : passwords[0]!, envId);
+    },
+  };
+}
 
 /**
  * The served-* rows: the password endpoint answers 200 with the password in `layout`, under
