@@ -98,7 +98,7 @@ export function readAnswer(facts: BodyFacts & { readonly servesSecret?: boolean 
 
 /** A key of this process only: a withheld body's hash tells answers apart in one report, and cannot be searched for a guessed secret. */
 const HASH_KEY = randomBytes(32);
-const keyedHash = (text: string): string => `hmac-sha256:${createHmac('sha256', HASH_KEY).update(text).digest('hex').slice(0, 16)}`;
+export const keyedHash = (data: string | Buffer): string => `hmac-sha256:${createHmac('sha256', HASH_KEY).update(data).digest('hex').slice(0, 16)}`;
 
 /** Where a redirect points, as a message shows it: credentials taken out first (with or without a scheme), then clipped. */
 export function redirectTarget(headers: Readonly<Record<string, string>>): string {

@@ -16,7 +16,7 @@ import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { servesSecret } from '../spec/queries.ts';
 import { echoesOf } from './checks/credentials.ts';
-import { clip, learnExchange, markLearned, readAnswer } from './body.ts';
+import { clip, keyedHash, learnExchange, markLearned, readAnswer } from './body.ts';
 import { learnHeldBody } from '../sanitize/held-body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import { RunBudget } from './schedule/budget.ts';
@@ -279,11 +279,12 @@ export function createTransport(options: TransportOptions): Transport {
 
 /**
  * The body as text: UTF-8, lossy; a content-encoded body (which the suite never asked for) is
- * described, not shown: its bytes are no text, and a report full of them says nothing.
+ * described by its length and a keyed hash, never shown: its bytes are no text, and a report
+ * full of them says nothing (they were read for secrets already: sanitize/held-body.ts).
  */
 function bodyText(bytes: Buffer, cut: boolean, encoding: string | undefined): string {
   if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return bytes.toString('utf8');
-  return `[${bytes.length} bytes${cut ? ', cut at the size cap,' : ''} of ${clip(encoding.trim(), 40)}-encoded data, not decoded]`;
+  return `[${bytes.length} bytes${cut ? ', cut at the size cap,' : ''} of ${clip(encoding.trim(), 40)}-encoded data, not decoded; keyed hash ${keyedHash(bytes)}]`;
 }
 
 /** An attempt whose stream does not end even once aborted at its deadline is settled this much later. */

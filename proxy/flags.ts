@@ -21,8 +21,11 @@ export const proxyFlags: readonly string[] = [
   '',
   'each problem: its side (client: the request; server: the answer), its rule, where, and why',
   'not judged, and counted so: HEAD and OPTIONS (the document defines neither), 429 (ASM-THROTTLE-429), a 304 to a',
-  'conditional request, a body past --max-body-kb or one the target answered before reading; answers in gzip, deflate',
-  'or br are decoded (within --max-body-kb) before they are judged; exchanges the target did not answer are listed',
+  'conditional request, a body past --max-body-kb or one the target answered before reading, a request target with dot',
+  'segments or back-slashes (forwarded as written); answers in gzip, deflate or br are decoded (within --max-body-kb)',
+  'before they are judged; exchanges the target did not answer are listed',
+  'secrets: a client\'s key is learned as its request arrives; past 1000 keys, or after a body it cannot read, lines and',
+  '         reports show rule, operation and status only (withheld); a second signal while stopping changes nothing',
   'exit codes: 0 no problem of the sides --fail-on names, 1 some, 2 bad usage, cannot listen, or a report file that',
   '            could not be written at the end (the report then goes to stdout)',
 ];

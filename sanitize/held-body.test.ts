@@ -141,11 +141,25 @@ describe('a served password in a body held but not parsed', () => {
     );
   });
 
-  it('a body whose coding this Node cannot decode leaves the sanitizer blind, saying why', () => {
-    const sanitizer = new Sanitizer();
-    const reading = learnHeldBody(sanitizer, { bytes: Buffer.from('(\xb5/\xfd...'), contentEncoding: 'compress', cut: false }, 1024);
-    expect(reading).toEqual({ unreadable: expect.stringMatching(/content coding \(compress\)/) });
-    expect(sanitizer.overflow).toMatch(/could not be read for secrets.*compress/);
+  it('a body whose coding this Node cannot decode, or that does not decode, and is no text, leaves the sanitizer blind, saying why', () => {
+    const binary = Buffer.from([0x1f, 0x9d, 0x90, 0x00, 0xff, 0x81, 0x02, 0x03]);
+    for (const [coding, why] of [
+      ['compress', /content coding \(compress\) is one this Node cannot decode/],
+      ['gzip', /does not decode as its content coding says \(gzip\)/],
+    ] as const) {
+      const sanitizer = new Sanitizer();
+      expect(learnHeldBody(sanitizer, { bytes: binary, contentEncoding: coding, cut: false }, 1024)).toEqual({ unreadable: expect.stringMatching(why) });
+      expect(sanitizer.overflow).toMatch(/could not be read for secrets/);
+    }
+  });
+
+  it('a body mislabelled with a coding, that is plain text, is read as the text it is', () => {
+    for (const coding of ['gzip', 'compress']) {
+      const sanitizer = new Sanitizer();
+      learnHeldBody(sanitizer, { bytes: Buffer.from('{"sftp_password":"mislabelled-pw-0123"}'), contentEncoding: coding, cut: false }, 1024);
+      expect(sanitizer.overflow).toBeUndefined();
+      expect(sanitizer.text('echo mislabelled-pw-0123')).toBe('echo [redacted]');
+    }
   });
 
   it('a gzip bomb is decoded no further than the cap, its head learned', () => {

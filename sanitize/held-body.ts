@@ -79,6 +79,12 @@ export function decodeBounded(bytes: Buffer, coding: string, cap: number): { rea
   return { bytes: best, whole: false };
 }
 
+/** Bytes that read as text: UTF-8 with no character a decoder had to replace, and no control character but white space. */
+function isText(bytes: Buffer): boolean {
+  const text = bytes.toString('utf8');
+  return !/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/.test(text.slice(0, -1)) && text.length > 0;
+}
+
 /** The codings of a `Content-Encoding` value, in the order they were applied. */
 const codingsOf = (header: string): string[] =>
   header
@@ -95,9 +101,18 @@ export function readHeldBody(body: HeldBody, cap: number): BodyReading {
   const codings = codingsOf(body.contentEncoding ?? '').reverse();
   for (const [i, coding] of codings.entries()) {
     const decoded = decodeBounded(bytes, coding, i === codings.length - 1 ? cap : cap + STAGE_SLACK);
-    if (!decoded) return { unreadable: `its content coding (${coding.slice(0, 40)}) is one this Node cannot decode (it decodes ${decodedCodings.join(', ')})` };
-    bytes = decoded.bytes;
-    whole &&= decoded.whole;
+    if (decoded && (decoded.bytes.length > 0 || bytes.length === 0)) {
+      bytes = decoded.bytes;
+      whole &&= decoded.whole;
+      continue;
+    }
+    // Nothing decodes: a body mislabelled (plain JSON under `gzip`) is read as the text it is; bytes that are no text cannot be read.
+    if (isText(bytes)) break;
+    return {
+      unreadable: decoded
+        ? `it does not decode as its content coding says (${coding.slice(0, 40)}), and is no text`
+        : `its content coding (${coding.slice(0, 40)}) is one this Node cannot decode (it decodes ${decodedCodings.join(', ')})`,
+    };
   }
   return { text: bytes.toString('utf8'), whole };
 }

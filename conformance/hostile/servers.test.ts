@@ -30,6 +30,7 @@ import {
   type HostileServer,
   type Scope,
   CAP_CUT_KEPT,
+  UNKNOWN_CODING_MAGIC,
   visibleOf,
   zeroWidthPassword,
 } from './servers.ts';
@@ -419,6 +420,15 @@ const wireChecks: Readonly<Record<Behaviour, { readonly waitMs: number; readonly
       }
       expect(message).not.toMatch(/[\u200b\u200d\u2060]/);
       expect(server.secrets.filter((p) => /[\u200b\u200d\u2060]/.test(p)).every((p) => message.includes(visibleOf(p)))).toBe(true);
+    },
+  },
+  'unread-unknown-coding': {
+    waitMs: 2_000,
+    check: (wire) => {
+      const head = mustParse(wire);
+      expect(header(head, 'content-encoding')).toEqual(['compress']);
+      expect(head.body.subarray(0, 3).equals(UNKNOWN_CODING_MAGIC)).toBe(true);
+      expect(head.body.toString('utf8')).toContain('\ufffd');
     },
   },
   'password-flood': {

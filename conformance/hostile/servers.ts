@@ -29,7 +29,7 @@ function echoForms() {
 }
 /** A served password in an answer the suite holds but does not parse (coded, cut, broken off), or in a form only its zero-width characters tell apart. */
 function unreadForms() {
-  return ['unread-gzip', 'unread-cap-cut', 'unread-broken-off', 'unread-zero-width'] as const;
+  return ['unread-gzip', 'unread-cap-cut', 'unread-broken-off', 'unread-zero-width', 'unread-unknown-coding'] as const;
 }
 export const UNREAD_FORMS = unreadForms();
 export const SERVED_LAYOUTS = servedLayouts();
@@ -143,6 +143,8 @@ export const servedPassword = (envName: string) => `served-Pw7-${envName}-qX2zR9
 /** The unread-zero-width row's passwords: zero-width characters inside, which an echo drops. */
 export const zeroWidthPassword = (envName: string) => `zero\u200bwidth\u200d-${envName}\u2060-Pw4qX8`;
 export const visibleOf = (password: string) => password.replace(/[\u200b\u200d\u2060]/g, '');
+/** The first bytes of the unread-unknown-coding row's body: LZW's (`compress`) magic, then bytes that are no text. */
+export const UNKNOWN_CODING_MAGIC = Buffer.from([0x1f, 0x9d, 0x90]);
 /** Characters of the password the size cap leaves in the unread-cap-cut row's body. */
 export const CAP_CUT_KEPT = 14;
 /** The size cap the unread-cap-cut row cuts at: the suite's default --max-body-kb. */
@@ -598,6 +600,13 @@ const misbehaviours: Readonly<Record<Behaviour, Misbehaviour>> = {
   'unread-zero-width': unread('with zero-width characters inside, and answers 500 on another endpoint quoting the passwords without them', {
     company: (company) => withPasswords(company, zeroWidthPassword),
     echoed: visibleOf,
+  }),
+  'unread-unknown-coding': unread('in a coding no Node decodes (`compress`), as bytes that are no text', {
+    serve: ({ res }) => {
+      const body = Buffer.concat([UNKNOWN_CODING_MAGIC, createHash('sha256').update('unread').digest()]);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'compress', 'content-length': body.length }).end(body);
+      return true;
+    },
   }),
   'echo-hex': echoIn('as the hex of its UTF-8 bytes: lower case, upper case and colon-separated', (v) => {
     const hex = Buffer.from(v, 'utf8').toString('hex');
