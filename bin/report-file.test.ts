@@ -4,13 +4,13 @@
  * user runs it: the same two cases for each.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../mock/variants/index.ts';
-import { probeReportFile, REPORT_FILE_MODE, ReportFileRefused, reportFileProblem, SYMLINK_REFUSED, writeReportFile } from './report-file.ts';
+import { HARD_LINK_REFUSED, probeReportFile, REPORT_FILE_MODE, ReportFileRefused, reportFileProblem, SYMLINK_REFUSED, writeReportFile } from './report-file.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const modeOf = (path: string) => statSync(path).mode & 0o777;
@@ -100,6 +100,15 @@ describe('writeReportFile', () => {
     expect([after.uid, after.gid]).toEqual([process.geteuid!(), process.getegid!()]);
     expect(after.mode & 0o777).toBe(REPORT_FILE_MODE);
     expect(readFileSync(path, 'utf8')).toBe('report\n');
+  });
+
+  it.runIf(asRoot)("as root, refuses another user's file with a second name (a hard link), untouched", async () => {
+    const path = fresh();
+    writeFileSync(path, 'theirs\n');
+    chownSync(path, OTHER_ID, OTHER_ID);
+    linkSync(path, `${path}.link`);
+    await expect(writeReportFile(path, 'report\n')).rejects.toThrow(HARD_LINK_REFUSED);
+    expect([statSync(path).uid, readFileSync(path, 'utf8')]).toEqual([OTHER_ID, 'theirs\n']);
   });
 
   it.runIf(asRoot)('as another user, refuses a file it may write but not own, leaving it untouched rather than emptied', async () => {

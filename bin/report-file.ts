@@ -19,6 +19,9 @@ export class ReportFileRefused extends Error {
 /** Why a link is refused, to follow "cannot write FILE: " or to stand in parentheses. */
 export const SYMLINK_REFUSED = 'it is a symbolic link, and a report is never written through one';
 
+/** Why another user's file with more than one name is refused. */
+export const HARD_LINK_REFUSED = "it is another user's file with other names (hard links), and a report never takes one over";
+
 /** O_NOFOLLOW fails with ELOOP when the path's last component is a link: said as such. */
 const refusal = (error: unknown): unknown => ((error as NodeJS.ErrnoException).code === 'ELOOP' ? new ReportFileRefused(SYMLINK_REFUSED) : error);
 
@@ -44,7 +47,11 @@ export async function writeReportFile(path: string, text: string): Promise<void>
       // file already the writer's keeps its group: under 0600 the group reads nothing. geteuid is
       // absent on Windows, where files have no such owner.
       const uid = process.geteuid?.();
-      if (uid !== undefined && stats.uid !== uid) await handle.chown(uid, process.getegid!());
+      if (uid !== undefined && stats.uid !== uid) {
+        // Another user's file with other names (a hard link planted in a shared directory): taking it over would take theirs.
+        if (stats.nlink > 1) throw new ReportFileRefused(HARD_LINK_REFUSED);
+        await handle.chown(uid, process.getegid!());
+      }
       await handle.chmod(REPORT_FILE_MODE);
       await handle.truncate(0);
     }

@@ -17,7 +17,7 @@ import { judgeExchange, type JudgedExchange, type SeenRequest, type SeenResponse
 import { FAIL_ON, ProxyLog, problemLine, renderConsole, renderJson, renderJunit, type ProxyReport } from './report.ts';
 import { CLOSE_GRACE_MS, startProxy } from './server.ts';
 import type { IncomingHttpHeaders } from 'node:http';
-import { namesKeyCarrier } from '../spec/operators/credentials.ts';
+import { credentialsIn } from './credentials.ts';
 
 const PREFIX = `${PROGRAM} proxy`;
 const REPORTERS = ['console', 'json', 'junit'] as const;
@@ -102,38 +102,6 @@ export interface ProxyIo {
   readonly listening?: (url: string) => void;
 }
 
-/**
- * Every value a request carries as a credential, to hide wherever it shows: the Authorization
- * header whole and each word of it (a Basic pair decoded, both halves), and the headers, query
- * parameters and cookies named as keys are conventionally carried (the suite's carriers:
- * spec/operators/credentials.ts). Only these: a header's name alone (`Idempotency-Key`) does not
- * make its every value a key.
- */
-function credentialsIn(request: { readonly url: string; readonly headers: IncomingHttpHeaders }): string[] {
-  const found: string[] = [];
-  const words = (value: string) => {
-    found.push(value.trim(), ...value.trim().split(/\s+/).slice(1));
-    const basic = /^basic\s+(\S+)/i.exec(value.trim())?.[1];
-    if (basic) {
-      const pair = Buffer.from(basic, 'base64').toString('utf8');
-      found.push(pair, ...pair.split(':'));
-    }
-  };
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    const values = Array.isArray(value) ? value : [value];
-    if (name === 'cookie') {
-      for (const part of values.join(';').split(';')) {
-        const eq = part.indexOf('=');
-        if (eq > 0 && namesKeyCarrier(part.slice(0, eq).trim())) found.push(part.slice(eq + 1).trim());
-      }
-    } else if (name === 'authorization' || namesKeyCarrier(name)) for (const v of values) words(v);
-  }
-  const query = request.url.indexOf('?');
-  if (query >= 0) for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) if (namesKeyCarrier(name)) words(value);
-  return found.filter((value) => value.length > 0);
-}
-
 /** The path of a request as a line shows it: no query (it may carry anything), clipped. */
 const pathOf = (url: string): string => {
   const path = url.split('?')[0]!;
@@ -163,7 +131,7 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
    * (lines and the report keep the rule, the operation as the document writes it, the status).
    */
   let unvouched: string | undefined;
-  const vouchless = (): string | undefined => {
+  const withholding = (): string | undefined => {
     if (unvouched === undefined && sanitizer.overflow) unvouched = `${sanitizer.overflow}`;
     if (unvouched !== undefined && !log.withheld) {
       log.withhold(unvouched);
@@ -175,14 +143,14 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
   const keys = new Set<string>();
   const maxKeys = io.maxKeys ?? MAX_KEYS;
   const learn = (request: { readonly url: string; readonly headers: IncomingHttpHeaders }) => {
-    for (const value of credentialsIn(request)) {
-      if (keys.has(value)) continue;
+    for (const { carried, values } of credentialsIn(request)) {
+      if (keys.has(carried)) continue;
       if (keys.size === maxKeys) {
         unvouched ??= `more than ${maxKeys} distinct credentials seen, more than the proxy learns`;
         return;
       }
-      keys.add(value);
-      sanitizer.add(keySecret(value, 'CLIENT_API_KEY'));
+      keys.add(carried);
+      for (const value of values) sanitizer.add(keySecret(value, 'CLIENT_API_KEY'));
     }
   };
   // An annotated answer is judged before it is sent; the same judgement then goes to the report.
@@ -211,7 +179,7 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
             annotate: (request: SeenRequest, response: SeenResponse) => {
               const verdict = judge(request, response);
               if (verdict.problems.length === 0) return undefined;
-              if (vouchless()) return `${verdict.problems.map((p) => `${p.side} ${p.rule}`).join(' | ')} (details withheld)`;
+              if (withholding()) return `${verdict.problems.map((p) => `${p.side} ${p.rule}`).join(' | ')} (details withheld)`;
               return annotation(sanitizer, verdict.problems.map(problemLine).join(' | '));
             },
           }
@@ -220,7 +188,7 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
         const response = 'failure' in outcome ? undefined : outcome;
         const verdict = judge(request, response);
         const failure = 'failure' in outcome ? outcome.failure : undefined;
-        const withheld = vouchless() !== undefined;
+        const withheld = withholding() !== undefined;
         // Withheld: the operation as the document writes it, never the path sent (it may hold what is not learned).
         const path = withheld ? (verdict.endpoint?.path ?? '(a path the document does not list)') : pathOf(request.url);
         const shown = withheld ? withholdDetails(verdict) : verdict;

@@ -6,13 +6,13 @@
  * ids) and the 401 wording: the checks themselves, given the client's request as an `observe`
  * probe; and no 5xx to a request without a problem on the client's side.
  */
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { readAnswer } from '../conformance/body.ts';
 import { flattenHeaders } from '../conformance/http.ts';
 import { checks } from '../conformance/checks/index.ts';
 import { messageMeaning } from '../conformance/checks/auth.ts';
 import type { CheckContext, Exchange, Probe, ProbeRequest, ProbeResponse } from '../conformance/types.ts';
 import { judgeClientRequest, type ClientRule, type MockRequest } from '../mock/client-request.ts';
+import { decodeBounded, isCoded } from '../sanitize/held-body.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import type { Endpoint } from '../spec/model.ts';
 import { operation, servesSecret } from '../spec/queries.ts';
@@ -83,8 +83,12 @@ export interface Unjudged {
   readonly why: string;
 }
 
-/** A path a URL parser would rewrite: a `.` or `..` segment (percent-encoded too), a back-slash, or a leading `//` (read as a host). */
-const NOT_NORMAL = /\\|(^|\/)(\.|%2e){1,2}(\/|$)|^\/\//i;
+/**
+ * A request target a URL parser would rewrite: a `.` or `..` segment (percent-encoded too), a
+ * back-slash, a leading `//` (read as a host), or no leading `/` at all (absolute-form
+ * `http://host/…`, asterisk-form `*`: forwarded under the target's root as written).
+ */
+const NOT_NORMAL = /\\|(^|\/)(\.|%2e){1,2}(\/|$)|^\/\/|^[^/]/i;
 
 /** Methods the document defines for no endpoint and clients send for their own ends (HEAD; CORS preflights): not judged. */
 const UNDEFINED_METHODS = new Set(['HEAD', 'OPTIONS']);
@@ -99,7 +103,7 @@ export function judgeExchange(request: SeenRequest, response: SeenResponse | und
   // Forwarded as written; what a server makes of dot segments or back-slashes is its own (a URL
   // parser would resolve them): the proxy cannot say which endpoint it reached, so judges neither side.
   if (NOT_NORMAL.test(request.url.split('?')[0]!)) {
-    unjudged.push({ kind: 'target', why: 'the request target holds dot segments, back-slashes or a leading `//`: forwarded as written, and since servers read such a path differently, neither side is judged' });
+    unjudged.push({ kind: 'target', why: 'the request target is not a plain path (dot segments, back-slashes, a leading `//`, or not beginning with `/`): forwarded as written, and since servers read it differently, neither side is judged' });
     return { problems: [], unjudged };
   }
   // A body past the cap, or one the target answered before reading, is not judged: only the rest of the request is.
@@ -169,25 +173,16 @@ function asExchange(endpoint: Endpoint, request: SeenRequest, response: SeenResp
 
 /**
  * The answer as its content coding decodes it (a client may ask for gzip, deflate or br): what
- * the checks read. Decoded up to the cap; a coding it does not know, a body that does not decode,
- * or one that decodes past the cap is not judged.
+ * the checks read. Decoded up to the cap (sanitize/held-body.ts, the codings the sanitizer reads
+ * too); a coding it does not know, a body that does not decode whole, or one that decodes past
+ * the cap is not judged.
  */
 function decodedAnswer(response: SeenResponse, capBytes: number): { response: SeenResponse } | Unjudged {
   const coding = response.headers['content-encoding']?.trim().toLowerCase();
-  if (coding === undefined || coding === '' || coding === 'identity') return { response };
-  const decode = CODINGS[coding];
-  if (!decode) return { kind: 'encoded', why: `the answer is ${coding}-encoded, a coding the proxy does not decode: not judged` };
-  try {
-    const { ['content-encoding']: _, ...headers } = response.headers;
-    return { response: { ...response, headers, body: decode(response.body, { maxOutputLength: capBytes }) } };
-  } catch {
-    return { kind: 'encoded', why: `the answer does not decode as ${coding} within ${capBytes / 1024} KiB: not judged` };
-  }
+  if (!isCoded(coding)) return { response };
+  const decoded = decodeBounded(response.body, coding!, capBytes);
+  if (!decoded) return { kind: 'encoded', why: `the answer is ${coding}-encoded, a coding the proxy does not decode: not judged` };
+  if (!decoded.whole) return { kind: 'encoded', why: `the answer does not decode as ${coding} within ${capBytes / 1024} KiB: not judged` };
+  const { ['content-encoding']: _, ...headers } = response.headers;
+  return { response: { ...response, headers, body: decoded.bytes } };
 }
-
-const CODINGS: Readonly<Record<string, (body: Buffer, options: { maxOutputLength: number }) => Buffer>> = {
-  gzip: gunzipSync,
-  'x-gzip': gunzipSync,
-  deflate: inflateSync,
-  br: brotliDecompressSync,
-};

@@ -95,6 +95,72 @@ describe('two clients at once: a key is learned as its request arrives, before a
   });
 });
 
+describe('bodies still passing are read as far as they came before anything is printed', () => {
+  const password = 'Streaming-Pw-5tR9qL2x';
+  it.each(['the request', 'the answer'] as const)('a password in %s of a held exchange, echoed in another client’s answer: hidden', async (side) => {
+    let partSeen!: () => void;
+    const seen = new Promise<void>((resolve) => (partSeen = resolve));
+    let releaseA!: () => void;
+    const released = new Promise<void>((resolve) => (releaseA = resolve));
+    const url = await target((req, res) => {
+      if (req.headers['x-client'] === 'B') return echo404(res, `password ${password}`);
+      if (side === 'the request') {
+        req.once('data', () => partSeen());
+        void released.then(() => echo404(res, 'done'));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"environment":{"id":"e1","sftp_password":"${password}",`, () => partSeen());
+      void released.then(() => res.end('"note":"x"}}'));
+    });
+    const notes: string[] = [];
+    const run = await throughProxy(url, ['--annotate'], async (proxy) => {
+      const { port } = new URL(proxy);
+      const a = new Promise<void>((resolve) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: side === 'the request' ? 'POST' : 'GET', path: side === 'the request' ? '/v2/sites/environments/5d1c6e0a-1b2c-4d3e-8f90-a1b2c3d4e5f6/additional-sftp-accounts' : `/v2${PASSWORD_PATH}`, headers: { authorization: 'Bearer key-of-client-A-0123', ...(side === 'the request' ? { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } : {}) } }, (res) => (res.resume(), res.on('end', resolve)));
+        req.on('error', () => resolve());
+        if (side === 'the request') req.write(`{"sftp_password":"${password}",`);
+        void released.then(() => req.end(side === 'the request' ? '"name":"x"}' : undefined));
+        if (side === 'the answer') req.end();
+      });
+      await seen;
+      const b = await request(`${proxy}${SITE}`, { headers: { authorization: 'Bearer key-of-client-B-0123', 'x-client': 'B' } });
+      notes.push(String(b.headers[PROBLEM_HEADER] ?? ''));
+      await b.body.dump();
+      releaseA();
+      await a;
+    });
+    expect(run.report.exchanges).toBe(2);
+    expect(leaks(written(run, notes), [password])).toEqual([]);
+    expect(notes[0]).toMatch(/`status` is "password \[redacted\]"/);
+  });
+});
+
+describe('every conventional way a key is carried is learned', () => {
+  const key = 'carried-key-8Jm3Qz7Wp';
+  it.each([
+    ['Authorization: Token token="K"', { authorization: `Token token="${key}"` }, ''],
+    ['Authorization: ApiKey key=K, realm=x', { authorization: `ApiKey key=${key}, realm=x` }, ''],
+    ['a quoted cookie', { cookie: `theme=dark; api_key="${key}"` }, ''],
+    ['a sessionid cookie', { cookie: `sessionid=${key}` }, ''],
+    ['X-Auth-Key', { 'x-auth-key': key }, ''],
+    ['X-Api-Secret', { 'x-api-secret': key }, ''],
+    ['Private-Token', { 'private-token': key }, ''],
+    ['?x_api_key=', {}, `?x_api_key=${key}`],
+    ['a `;`-separated query', {}, `?page=1;access_token=${key}`],
+  ] as const)('%s', async (_, headers, query) => {
+    const url = await target((_req, res) => echo404(res, `key ${key}`));
+    const notes: string[] = [];
+    const run = await throughProxy(url, ['--annotate'], async (proxy) => {
+      const res = await request(`${proxy}${SITE}${query}`, { headers });
+      notes.push(String(res.headers[PROBLEM_HEADER] ?? ''));
+      await res.body.dump();
+    });
+    expect(leaks(written(run, notes), [key])).toEqual([]);
+    expect(run.stderr).toContain('[redacted CLIENT_API_KEY]');
+  });
+});
+
 /** Node's zstd, where it has one (22.15 on). */
 const zstd = (zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer }).zstdCompressSync;
 
@@ -237,6 +303,7 @@ describe('what the proxy adds and forwards', () => {
     ['dot segments', `/v2/sites/../sites/./x/..${SITE.slice('/sites'.length)}`],
     ['a back-slash', `/v2\\sites${SITE.slice('/sites'.length)}`],
     ['a leading //', `//v2${SITE}`],
+    ['the absolute form', `http://other.example/v2${SITE}`],
   ])('a request target with %s is forwarded byte for byte, and judged on neither side', async (_, path) => {
     let got: string | undefined;
     const url = await target((req, res) => ((got = req.url), echo404(res, 'nothing')));
@@ -248,7 +315,8 @@ describe('what the proxy adds and forwards', () => {
         req.end();
       });
     });
-    expect(got).toBe(path);
+    // Forwarded under the target's root as written (`/` added before a target that does not begin with one).
+    expect(got).toBe(path.startsWith('/') ? path : `/${path}`);
     expect(run.report.notJudged).toEqual({ target: 1 });
     expect(run.report.problems).toEqual([]);
   });

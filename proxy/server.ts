@@ -15,7 +15,7 @@ import { api } from '../spec/api.ts';
 import { classify, flattenHeaders } from '../conformance/http.ts';
 import { listen } from '../mock/listen.ts';
 import type { SeenRequest, SeenResponse } from './judge.ts';
-import { learnHeldBody, StreamLearner } from '../sanitize/held-body.ts';
+import { isCoded, learnHeldBody, StreamLearner } from '../sanitize/held-body.ts';
 import type { Origin, Sanitizer } from '../sanitize/sanitizer.ts';
 
 export interface ProxyOptions {
@@ -63,54 +63,77 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 export const PROBLEM_HEADER = 'x-contract-problem';
 
 /**
- * Keeps the first `cap` bytes of a stream that passes through (`tooLarge` once more came: the
- * head is then kept for learning only), and, with a sanitizer, reads all of a plain stream for
- * secrets as it passes.
+ * Keeps the first `cap` bytes of a stream that passes through (`tooLarge` once more came), and,
+ * with a sanitizer, reads it for secrets: a plain stream all of it as it passes, a coded one the
+ * head it keeps (within the cap, as it decodes). Every capture in flight is read as far as it has
+ * come before the proxy prints or adds anything (`learnSoFar`): another exchange's answer may
+ * echo what this one holds.
  */
 class Capture {
   readonly #chunks: Buffer[] = [];
   #size = 0;
   tooLarge = false;
+  readonly #coded: boolean;
   readonly #stream: StreamLearner | undefined;
   #learned = false;
+  /** Bytes came since it was last read. */
+  #fresh = false;
 
   constructor(
     private readonly cap: number,
     private readonly sanitizer: Sanitizer | undefined,
     private readonly origin: Origin,
     private readonly contentEncoding: string | undefined,
+    private readonly inFlight: Set<Capture>,
   ) {
-    const coded = contentEncoding !== undefined && contentEncoding.trim() !== '' && contentEncoding.trim().toLowerCase() !== 'identity';
-    this.#stream = sanitizer && !coded ? new StreamLearner(sanitizer, Math.max(cap, STREAM_WINDOW), STREAM_OVERLAP, origin) : undefined;
+    this.#coded = isCoded(contentEncoding);
+    this.#stream = sanitizer && !this.#coded ? new StreamLearner(sanitizer, STREAM_WINDOW, STREAM_OVERLAP, origin) : undefined;
+    if (sanitizer) inFlight.add(this);
   }
 
   add(chunk: Buffer): void {
     this.#stream?.add(chunk);
+    this.#fresh = true;
     if (this.tooLarge) return;
     const room = this.cap - this.#size;
     if (chunk.length > room) {
       this.tooLarge = true;
+      // A plain body not judged is not kept (the stream reads it); a coded one keeps its head, to decode for secrets.
+      if (!this.#coded) {
+        this.#chunks.length = 0;
+        this.#size = 0;
+        return;
+      }
       chunk = chunk.subarray(0, room);
     }
     this.#chunks.push(chunk);
     this.#size += chunk.length;
   }
 
+  /** Reads what has come so far for secrets, the stream still going (a value it ends inside is a head). */
+  learnSoFar(): void {
+    if (this.#learned || !this.#fresh || !this.sanitizer) return;
+    this.#fresh = false;
+    if (this.#stream) this.#stream.peek();
+    else learnHeldBody(this.sanitizer, { bytes: this.bytes, contentEncoding: this.contentEncoding, cut: true }, this.cap, this.origin, true);
+  }
+
   /** Reads what passed for secrets, once: at the stream's end, or where it broke off (`cut`). */
   learn(cut: boolean): void {
     if (this.#learned || !this.sanitizer) return;
     this.#learned = true;
+    this.inFlight.delete(this);
     if (this.#stream) this.#stream.end(cut);
     else learnHeldBody(this.sanitizer, { bytes: this.bytes, contentEncoding: this.contentEncoding, cut: cut || this.tooLarge }, this.cap, this.origin);
   }
 
-  /** The bytes kept: the whole body, or its head when `tooLarge`. */
+  /** The bytes kept: the whole body; the head of a coded one when `tooLarge`. */
   get bytes(): Buffer {
     return Buffer.concat(this.#chunks, this.#size);
   }
 }
 
-/** A plain body is read for secrets in windows this large at least (its cap, if larger), each starting with the last STREAM_OVERLAP bytes of the one before. */
+/** A plain body is read for secrets in windows this large, each starting with the last STREAM_OVERLAP bytes of the one before. */
 const STREAM_WINDOW = 256 * 1024;
 const STREAM_OVERLAP = 64 * 1024;
 
@@ -151,12 +174,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   /** Set once the proxy stops: an exchange it cuts off then failed for that, in its own words. */
   let stopping = false;
   let inFlight = 0;
+  /** Bodies still passing: each is read as far as it has come before anything is printed or added. */
+  const capturing = new Set<Capture>();
+  const readInFlight = () => {
+    for (const capture of capturing) capture.learnSoFar();
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const url = req.url ?? '/';
     // Before anything of it is forwarded or printed: another client's answer may echo it at any moment.
     options.onRequestHead?.({ method: req.method ?? 'GET', url, headers: req.headers });
-    const sent = new Capture(options.capBytes, options.sanitizer, 'sent', oneHeader(req.headers['content-encoding']));
+    const sent = new Capture(options.capBytes, options.sanitizer, 'sent', oneHeader(req.headers['content-encoding']), capturing);
     // Made once the request is complete, then the same object for `annotate` and `onExchange`.
     let seen: SeenRequest | undefined;
     // A body is whatever the client sends (a GET may carry one), kept up to the cap as it passes.
@@ -165,11 +193,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let bodyRead = false;
     const seenRequest = (): SeenRequest => (seen ??= { method: req.method ?? 'GET', url, headers: req.headers, body: sent.bytes, tooLarge: sent.tooLarge, ...(hasBody && !bodyRead ? { unread: true } : {}) });
     let done = false;
+    let answerCapture: Capture | undefined;
     inFlight++;
     const finish = (outcome: SeenResponse | { failure: string }) => {
       if (done) return;
       done = true;
       inFlight--;
+      // An answer cut off (the client gone, the proxy stopping) is read as far as it came.
+      answerCapture?.learn(true);
+      readInFlight();
       sent.learn(!bodyRead);
       options.onExchange(seenRequest(), outcome, Math.round(performance.now() - started));
     };
@@ -219,7 +251,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       finish({ failure: failure.message });
       return;
     }
-    const got = new Capture(options.capBytes, options.sanitizer, 'served', oneHeader(answer.headers['content-encoding']));
+    const got = (answerCapture = new Capture(options.capBytes, options.sanitizer, 'served', oneHeader(answer.headers['content-encoding']), capturing));
     const status = answer.statusCode;
     const headers = forwardedHeaders(answer.headers as IncomingHttpHeaders, undefined);
     let kept: SeenResponse | undefined;
@@ -262,6 +294,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     got.learn(false);
     sent.learn(!bodyRead);
     if (!streaming) {
+      readInFlight();
       const note = options.annotate(seenRequest(), seenResponse());
       res.writeHead(status, note ? { ...headers, [PROBLEM_HEADER]: note } : headers);
       for (const c of held) res.write(c);

@@ -162,6 +162,46 @@ describe('a served password in a body held but not parsed', () => {
     }
   });
 
+  it('a body that ends fewer than 8 characters into a value leaves the sanitizer blind (its echo could not be found), naming the field', () => {
+    for (const kept of [1, 3, 7]) {
+      const sanitizer = new Sanitizer();
+      learnHeldBody(sanitizer, { bytes: Buffer.from(`{"sftp_password":"${'Pw-123456789'.slice(0, kept)}`), cut: true }, 1024);
+      expect(sanitizer.overflow, `${kept} characters kept`).toMatch(new RegExp(`a body ended ${kept} characters into a value of sftp_password`));
+    }
+    // Still streaming, the same head is read again once more has come: not yet blind.
+    const streaming = new Sanitizer();
+    learnHeldBody(streaming, { bytes: Buffer.from('{"sftp_password":"Pw-'), cut: true }, 1024, 'served', true);
+    expect(streaming.overflow).toBeUndefined();
+  });
+
+  it('a value cut inside an escape after it is open too: `&#x` begun, `\\u00` begun', () => {
+    for (const [body, echo] of [
+      ['<sftp_password>Escape-head-0123&#xE', 'Escape-head-0123äöü/the-rest'],
+      ['{"sftp_password":"Escape-head-0123\\u00', 'Escape-head-0123é/the-rest'],
+    ] as const) {
+      const sanitizer = new Sanitizer();
+      learnHeldBody(sanitizer, { bytes: Buffer.from(body), cut: true }, 1024);
+      expect(sanitizer.text(`echo ${echo} echo`)).toBe('echo [redacted] echo');
+    }
+  });
+
+  it('a value longer than a text value is read to is learned as a head, and its whole echo hidden', () => {
+    const long = 'L'.repeat(100 * 1024) + 'the-very-end-of-it';
+    const sanitizer = new Sanitizer();
+    learnHeldBody(sanitizer, { bytes: Buffer.from(`sftp_password: ${long}\n`), cut: false }, 1 << 20);
+    expect(sanitizer.text(`echo ${long} echo`)).toBe('echo [redacted] echo');
+  });
+
+  it('deflate raw as well as zlib-wrapped, and a gzip stream cut after its header (read, and empty)', () => {
+    const body = Buffer.from('{"sftp_password":"raw-deflate-pw-0123"}');
+    const sanitizer = new Sanitizer();
+    learnHeldBody(sanitizer, { bytes: zlib.deflateRawSync(body), contentEncoding: 'deflate', cut: false }, 1024);
+    expect(sanitizer.text('echo raw-deflate-pw-0123')).toBe('echo [redacted]');
+    const cut = new Sanitizer();
+    expect(learnHeldBody(cut, { bytes: zlib.gzipSync(body).subarray(0, 10), contentEncoding: 'gzip', cut: true }, 1024)).toEqual({ text: '', whole: false });
+    expect(cut.overflow).toBeUndefined();
+  });
+
   it('a gzip bomb is decoded no further than the cap, its head learned', () => {
     const head = Buffer.from('{"sftp_password":"bomb-password-123456","padding":"');
     const bomb = zlib.gzipSync(Buffer.concat([head, Buffer.alloc(32 * 1024 * 1024, 'A'), Buffer.from('"}')]));

@@ -27,18 +27,31 @@ type Decode = (input: Buffer, options: zlib.ZlibOptions | zlib.BrotliOptions) =>
 
 const zstd = (zlib as unknown as { zstdDecompressSync?: Decode }).zstdDecompressSync;
 
+/** A zlib-wrapped (or gzip) stream, else a raw deflate one. */
+function inflateEither(input: Buffer, options: zlib.ZlibOptions): Buffer {
+  try {
+    return zlib.unzipSync(input, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'Z_DATA_ERROR') throw error;
+    return zlib.inflateRawSync(input, options);
+  }
+}
+
 /** Each coding Node decodes, and the flush that lets a cut stream yield what it holds. */
 const CODINGS: Readonly<Record<string, { readonly decode: Decode; readonly flush: number }>> = {
   gzip: { decode: zlib.gunzipSync, flush: zlib.constants.Z_SYNC_FLUSH },
   'x-gzip': { decode: zlib.gunzipSync, flush: zlib.constants.Z_SYNC_FLUSH },
-  // `deflate` is zlib-wrapped by the RFC, raw in some servers: inflate takes either (`unzip` reads a gzip too).
-  deflate: { decode: zlib.unzipSync, flush: zlib.constants.Z_SYNC_FLUSH },
+  // `deflate` is zlib-wrapped by the RFC (`unzip` reads a gzip too), raw in some servers.
+  deflate: { decode: (input, options) => inflateEither(input, options), flush: zlib.constants.Z_SYNC_FLUSH },
   br: { decode: zlib.brotliDecompressSync, flush: zlib.constants.BROTLI_OPERATION_FLUSH },
   ...(zstd ? { zstd: { decode: zstd, flush: 0 } } : {}),
 };
 
 /** Halvings a stream that decodes past the cap (or breaks) is searched in for the longest head that fits. */
 const MAX_HALVINGS = 24;
+
+/** Codings of the HTTP registry a body may be named in, decodable here or not. */
+const KNOWN_CODINGS: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd', 'compress', 'x-compress', 'exi', 'pack200-gzip', 'aes128gcm', 'dcb', 'dcz']);
 
 /** Bytes past the cap a coding under another may decode to. */
 const STAGE_SLACK = 64 * 1024;
@@ -54,23 +67,25 @@ export const decodedCodings: readonly string[] = Object.keys(CODINGS).filter((c)
 export function decodeBounded(bytes: Buffer, coding: string, cap: number): { readonly bytes: Buffer; readonly whole: boolean } | undefined {
   const known = CODINGS[coding];
   if (!known) return undefined;
-  const options = { finishFlush: known.flush, maxOutputLength: cap };
-  const attempt = (input: Buffer): Buffer | undefined => {
+  const attempt = (input: Buffer, finish: boolean): Buffer | undefined => {
     try {
-      return known.decode(input, options);
+      // Finishing, a stream that ends early throws; flushing, it yields what it holds.
+      return known.decode(input, finish ? { maxOutputLength: cap } : { finishFlush: known.flush, maxOutputLength: cap });
     } catch {
       return undefined;
     }
   };
-  const whole = attempt(bytes);
+  const whole = attempt(bytes, true);
   if (whole) return { bytes: whole, whole: true };
+  const flushed = attempt(bytes, false);
+  if (flushed) return { bytes: flushed, whole: false };
   // Too large or broken somewhere: a head of the input decodes to a head of the output.
   let best: Buffer = Buffer.alloc(0);
   let low = 0;
   let high = bytes.length;
   for (let i = 0; i < MAX_HALVINGS && high - low > 1; i++) {
     const middle = (low + high) >>> 1;
-    const out = attempt(bytes.subarray(0, middle));
+    const out = attempt(bytes.subarray(0, middle), false);
     if (out) {
       low = middle;
       best = out;
@@ -84,6 +99,9 @@ function isText(bytes: Buffer): boolean {
   const text = bytes.toString('utf8');
   return !/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/.test(text.slice(0, -1)) && text.length > 0;
 }
+
+/** Whether a `Content-Encoding` value names any coding. */
+export const isCoded = (contentEncoding: string | undefined): boolean => codingsOf(contentEncoding ?? '').length > 0;
 
 /** The codings of a `Content-Encoding` value, in the order they were applied. */
 const codingsOf = (header: string): string[] =>
@@ -101,17 +119,20 @@ export function readHeldBody(body: HeldBody, cap: number): BodyReading {
   const codings = codingsOf(body.contentEncoding ?? '').reverse();
   for (const [i, coding] of codings.entries()) {
     const decoded = decodeBounded(bytes, coding, i === codings.length - 1 ? cap : cap + STAGE_SLACK);
-    if (decoded && (decoded.bytes.length > 0 || bytes.length === 0)) {
+    // A cut stream may end before its first byte of text (a gzip header alone): read, and empty.
+    if (decoded && (decoded.bytes.length > 0 || bytes.length === 0 || body.cut)) {
       bytes = decoded.bytes;
       whole &&= decoded.whole;
       continue;
     }
     // Nothing decodes: a body mislabelled (plain JSON under `gzip`) is read as the text it is; bytes that are no text cannot be read.
     if (isText(bytes)) break;
+    // Named only when it is a coding this tool knows: the header is the target's text, and nothing vouches for it now.
+    const named = KNOWN_CODINGS.has(coding) ? `(${coding})` : '(not one this tool knows)';
     return {
       unreadable: decoded
-        ? `it does not decode as its content coding says (${coding.slice(0, 40)}), and is no text`
-        : `its content coding (${coding.slice(0, 40)}) is one this Node cannot decode (it decodes ${decodedCodings.join(', ')})`,
+        ? `it does not decode as its content coding says ${named}, and is no text`
+        : `its content coding ${named} is one this Node cannot decode (it decodes ${decodedCodings.join(', ')})`,
     };
   }
   return { text: bytes.toString('utf8'), whole };
@@ -121,10 +142,12 @@ export function readHeldBody(body: HeldBody, cap: number): BodyReading {
  * Teaches `sanitizer` the secret field values `body` holds, as far as it can be read; returns
  * what it read, for the caller to withhold a body it could not read at all.
  */
-export function learnHeldBody(sanitizer: Sanitizer, body: HeldBody, cap: number, origin: Origin = 'served'): BodyReading {
+export function learnHeldBody(sanitizer: Sanitizer, body: HeldBody, cap: number, origin: Origin = 'served', streaming = false): BodyReading {
   const reading = readHeldBody(body, cap);
-  if ('unreadable' in reading) sanitizer.blind(`a body could not be read for secrets: ${reading.unreadable}`);
-  else if (reading.text !== '' && sanitizer.fields.namedIn(reading.text)) sanitizer.learnText(reading.text, origin, { cut: !reading.whole });
+  if ('unreadable' in reading) {
+    // Still streaming, a coded head may not decode yet: it is read again once more has come.
+    if (!streaming) sanitizer.blind(`a body could not be read for secrets: ${reading.unreadable}`);
+  } else if (reading.text !== '' && sanitizer.fields.namedIn(reading.text)) sanitizer.learnText(reading.text, origin, { cut: !reading.whole, streaming });
   return reading;
 }
 
@@ -149,6 +172,11 @@ export class StreamLearner {
     this.#held.push(chunk);
     this.#size += chunk.length;
     if (this.#size >= this.window) this.#read(true);
+  }
+
+  /** What is held so far, read as a head (the body goes on), and kept for the window it belongs to. */
+  peek(): void {
+    if (this.#size > 0) learnHeldBody(this.sanitizer, { bytes: Buffer.concat(this.#held, this.#size), cut: true }, this.#size, this.origin, true);
   }
 
   /** The rest, at the end of the body; `cut` when it broke off. */

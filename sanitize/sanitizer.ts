@@ -25,7 +25,7 @@
  * rather than print an answer holding one it no longer tracks.
  */
 import { decodedLayers, foldedExtent, foldText, mergeRanges, SecretScanner, unitSet, type ScanPattern, type Span } from './scan.ts';
-import { REDACTED, SecretFields, secretFields, type Learned } from './structure.ts';
+import { MAX_TEXT_VALUE, REDACTED, SecretFields, secretFields, type Learned } from './structure.ts';
 import { inSuiteVocabulary } from './vocabulary.ts';
 
 export { REDACTED };
@@ -189,14 +189,19 @@ export const PATTERN_KEPT = 256;
 
 const patternCache = new WeakMap<Secret, readonly ScanPattern[]>();
 
+/** Whether a value whose span ends at `end` is cut by the text's end: at it, or with only an escape begun after it (`&#x4`, `\u00`, `%2`). */
+const endsInside = (text: string, end: number): boolean => end >= text.length || (text.length - end <= 10 && PARTIAL_ESCAPE.test(text.slice(end)));
+const PARTIAL_ESCAPE = /^(?:&#?x?[0-9a-z]*|\\(?:u[0-9a-f]{0,3}|x[0-9a-f]?)?|%[0-9a-f]?)$/i;
+
 /** Units past an open head's end its span may run over: what may be the rest of the value it was cut from. */
-export const OPEN_REST = 64 * 1024;
+export const OPEN_REST = 4 * 1024 * 1024;
 
 /**
- * What a value's rest may be made of: anything but quotes, back-slashes, white space, control
- * characters, markup's `<>`, and general punctuation (whose `…` marks a quote cut short).
+ * What a value's rest may be made of: anything but quotes, white space, control characters,
+ * markup's `<>`, and general punctuation (whose `…` marks a quote cut short). A back-slash runs
+ * on: an echo in JSON escapes `/` as `\/`.
  */
-const inValue = (c: number): boolean => c > 0x20 && c !== 0x22 && c !== 0x27 && c !== 0x5c && c !== 0x3c && c !== 0x3e && c !== 0x60 && !(c >= 0x7f && c <= 0xa0) && !(c >= 0x2000 && c <= 0x20ff) && c !== 0x3000 && c !== 0xfeff;
+const inValue = (c: number): boolean => c > 0x20 && c !== 0x22 && c !== 0x27 && c !== 0x3c && c !== 0x3e && c !== 0x60 && !(c >= 0x7f && c <= 0xa0) && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000 && c !== 0xfeff;
 
 /** `span` run on over what may be the rest of an open head's value in `text` (hiding too much is the safe side). */
 function runOn(text: string, span: SecretSpan): SecretSpan {
@@ -359,12 +364,19 @@ export class Sanitizer {
    * malformed, HTML, XML, YAML, form-encoded, single-quoted, escaped): whatever follows the
    * field's name, as it is and through every encoding around it (`SecretFields.valuesIn`).
    */
-  learnText(text: string, origin: Origin, options: { readonly cut?: boolean } = {}): void {
+  learnText(text: string, origin: Origin, options: { readonly cut?: boolean; readonly streaming?: boolean } = {}): void {
     for (const { field, value, quoted, span } of this.fields.valuesIn(text)) {
       if (!quoted && origin !== 'served') continue;
-      // The text ended inside this value (cut at a cap, broken off): only its head is known.
-      const open = options.cut === true && span.end >= text.length;
-      this.#learnValue(field, open ? value.replace(/\ufffd+$/, '') : value, origin, open);
+      // Only its head is known: the text ended inside it (or inside an escape right after it), or it ran past what a value is read to.
+      const open = (options.cut === true && endsInside(text, span.end)) || span.end - span.start >= MAX_TEXT_VALUE;
+      const head = open ? value.replace(/\ufffd+$/, '') : value;
+      // A head too short to search for cannot hide its echo: where the body has ended there, nothing vouches for what
+      // follows. (Still streaming, it is read again once more has come.)
+      if (open && origin === 'served' && unsearchable(head) !== undefined) {
+        if (!options.streaming) this.blind(`a body ended ${head.length} characters into a value of ${field}, too few to search for its echoes`);
+        continue;
+      }
+      this.#learnValue(field, head, origin, open);
     }
   }
 
@@ -460,8 +472,18 @@ export class Sanitizer {
     const scanner = this.#scan(allowStale);
     // Where secrets match the same text (a key, and one the suite derived from it by case), the
     // one it is exactly is named: the scanner keeps one of them, not always that one.
-    const spans = scanner.spans(text).map((s: Span) => runOn(text, { start: s.start, end: s.end, secret: this.#secrets.get(text.slice(s.start, s.end)) ?? this.#owners[s.pattern]! }));
-    return spans.some((s) => s.secret.open) ? (mergeRanges(spans) as SecretSpan[]) : spans;
+    const spans = scanner.spans(text).map((s: Span): SecretSpan => ({ start: s.start, end: s.end, secret: this.#secrets.get(text.slice(s.start, s.end)) ?? this.#owners[s.pattern]! }));
+    if (!spans.some((s) => s.secret.open)) return spans;
+    // Each open head's span runs on over its value's rest; one inside a run already made is merged, not run again (linear).
+    let reach = -1;
+    const run = [...spans].sort((a, b) => a.start - b.start).map((s) => {
+      if (!s.secret.open) return s;
+      if (s.start < reach) return s.end >= reach ? s : { ...s, end: reach };
+      const longer = runOn(text, s);
+      reach = longer.end;
+      return longer;
+    });
+    return mergeRanges(run) as SecretSpan[];
   }
 
   /**

@@ -29,7 +29,7 @@ export interface FieldValue {
 }
 
 /** Characters of a value read after a secret field's name in text that is not JSON. */
-const MAX_TEXT_VALUE = 64 * 1024;
+export const MAX_TEXT_VALUE = 64 * 1024;
 /** JSON inside strings is read this many levels down. */
 const MAX_NESTED = 8;
 
