@@ -17,7 +17,7 @@ import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { servesSecret } from '../spec/queries.ts';
 import { echoesOf } from './checks/credentials.ts';
 import { clip, keyedHash, learnExchange, markLearned, readAnswer } from './body.ts';
-import { learnHeldBody } from '../sanitize/held-body.ts';
+import { isCoded, learnHeldBody } from '../sanitize/held-body.ts';
 import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S } from './flags.ts';
 import { RunBudget } from './schedule/budget.ts';
 import { Pacer, type PacerStats } from './schedule/pacer.ts';
@@ -184,7 +184,7 @@ export function createTransport(options: TransportOptions): Transport {
     const headers = flattenHeaders(raw.headers);
     // Bytes the suite keeps but does not parse (coded, cut at the cap) are read for secrets first.
     const encoding = headers['content-encoding'];
-    if (options.sanitizer && (raw.cut || (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity'))) {
+    if (options.sanitizer && (raw.cut || isCoded(encoding))) {
       learnHeldBody(options.sanitizer, { bytes: raw.bytes, contentEncoding: encoding, cut: raw.cut }, bodyCap);
     }
     const text = bodyText(raw.bytes, raw.cut, encoding);
