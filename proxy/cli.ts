@@ -6,6 +6,7 @@
  * code `--fail-on` gives it. Every byte it writes passes the one sanitizer, which learns each key
  * a client sends and each secret an answer serves as they pass.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { oneOf, parseFlags, SetupError, UsageError, wholeNumberFlag } from '../bin/command.ts';
 import { packageVersion, PROGRAM } from '../bin/package-info.ts';
@@ -16,7 +17,6 @@ import { api } from '../spec/api.ts';
 import { judgeExchange, type JudgedExchange, type SeenRequest, type SeenResponse } from './judge.ts';
 import { FAIL_ON, ProxyLog, problemLine, renderConsole, renderJson, renderJunit, type ProxyReport } from './report.ts';
 import { CLOSE_GRACE_MS, startProxy } from './server.ts';
-import type { IncomingHttpHeaders } from 'node:http';
 import { credentialsIn } from './credentials.ts';
 
 const PREFIX = `${PROGRAM} proxy`;
@@ -127,12 +127,13 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
 
   /**
    * Why the sanitizer can no longer vouch for text made of the traffic, or undefined: more keys
-   * than it learns, or more secrets served than it tracks. From then on such text is withheld
-   * (lines and the report keep the rule, the operation as the document writes it, the status).
+   * than it learns, more secrets served than it tracks, or a body it could not read
+   * (`Sanitizer.overflow`). From then on such text is withheld (lines and the report keep the
+   * side, the rule, the operation as the document writes it, the status); said once on stderr.
    */
   let unvouched: string | undefined;
   const withholding = (): string | undefined => {
-    if (unvouched === undefined && sanitizer.overflow) unvouched = `${sanitizer.overflow}`;
+    unvouched ??= sanitizer.overflow;
     if (unvouched !== undefined && !log.withheld) {
       log.withhold(unvouched);
       stderr.write(`${PREFIX}: ${unvouched}; from now on each line and the report show the rule, the operation and the status, and withhold the rest\n`);

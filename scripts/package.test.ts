@@ -5,13 +5,14 @@
  * TypeScript (nodenext) where a wrong body must not compile.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiIdentity } from '../spec/identity.ts';
+import { build } from './build.ts';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -41,10 +42,20 @@ const bin = () => join(consumer, 'node_modules', '.bin', pkg.name);
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'hsc-package-'));
   consumer = join(work, 'consumer');
-  const build = await sh('npm', ['run', '-s', 'build'], repo);
-  expect(build.code, build.stderr).toBe(0);
+  // Built and packed from a staging folder, as `npm pack` lays the package out: the repository's
+  // own dist/ is never written (a pack or a build beside the tests keeps its files).
+  const stage = join(work, 'stage');
+  mkdirSync(join(stage, 'bin'), { recursive: true });
+  for (const file of ['package.json', 'README.md', 'bin/hosted-site-contract.js']) copyFileSync(join(repo, file), join(stage, file));
+  const log = console.log;
+  console.log = () => undefined; // the build's one line of progress
+  try {
+    expect(build(pathToFileURL(join(stage, 'dist/'))), 'the build').toBe(0);
+  } finally {
+    console.log = log;
+  }
   // --ignore-scripts: built just above; the JSON listing stays alone on stdout.
-  const pack = await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], repo);
+  const pack = await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], stage);
   expect(pack.code, pack.stderr).toBe(0);
   const [listing] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
   packed = listing.files.map((f) => f.path);
