@@ -106,7 +106,7 @@ const commands: readonly Command[] = [
   {
     name: 'proxy',
     summary: 'a validating reverse proxy: forwards traffic unchanged, judges each request (client) and answer (server)',
-    usage: 'proxy --target URL [--port PORT] [--reporter console|json|junit]... [--output FILE] [--fail-on client|server|any|none] [more: help proxy]',
+    usage: 'proxy --target URL [--port PORT] [--reporter console|json|junit]... [--output FILE] [--fail-on client|server|any|none] [-- COMMAND ...] [more: help proxy]',
     flags: proxyFlags,
     run: async (args, { sanitizer }) => (await import('../proxy/cli.ts')).runProxy(args, { stdout: process.stdout, stderr: process.stderr, sanitizer }),
   },

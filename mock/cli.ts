@@ -1,4 +1,5 @@
-/** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM. */
+/** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM, or until the process that started it goes away. */
+import { watchParent } from '../bin/parent-watch.ts';
 import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { parseRateLimit } from './rate-limit.ts';
@@ -54,11 +55,17 @@ export async function runMock(args: readonly string[], sanitizer?: Sanitizer): P
   }
   // One JSON line on stdout, for scripts; everything else goes to stderr.
   process.stdout.write(`${JSON.stringify({ url: mock.url, ...mock.fixtures })}\n`);
+  const parent = watchParent();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    void parent.gone.then(() => {
+      process.stderr.write('mock: the process that started it (npx, a shell) went away: stopping\n');
+      stop();
+    });
   });
+  parent.stop();
   await mock.close();
   // A reader that stopped reading cannot be written to, not even this last line: the process
   // leaves without it rather than wait (a write still in flight would keep it alive).

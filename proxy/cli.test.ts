@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,6 +156,41 @@ describe('as a process', () => {
     } finally {
       silent.close();
     }
+  });
+
+  it('-- COMMAND: the command runs with HSC_PROXY_URL, the proxy stops when it ends; exit by --fail-on when it passes, its own code when it fails', async () => {
+    const client = `fetch(process.env.HSC_PROXY_URL + '/sites/${mock.fixtures.siteId}', { headers: { authorization: 'Token ${mock.fixtures.apiKey}' } }).then((r) => r.text()).then(() => process.exit(Number(process.argv[1])))`;
+    for (const [commandCode, want] of [
+      [0, 1], // the Token scheme: a client problem, --fail-on any
+      [3, 3],
+    ] as const) {
+      const proxy = proxyProcess(['--target', mock.url, '--reporter', 'json', '--', process.execPath, '-e', client, String(commandCode)]);
+      expect(await proxy.exit).toBe(want);
+      const report = JSON.parse(proxy.stdout().slice(proxy.stdout().indexOf('\n') + 1)) as ProxyReport;
+      expect(report.exchanges).toBe(1);
+      expect(report.problems.map((p) => `${p.side} ${p.rule}`)).toEqual(['client AUTH-BEARER']);
+    }
+  });
+
+  it('-- with a command that cannot start: one line, exit 2, the report still written', async () => {
+    const proxy = proxyProcess(['--target', mock.url, '--reporter', 'json', '--', 'no-such-command-hsc']);
+    expect(await proxy.exit).toBe(2);
+    expect(proxy.stderr()).toMatch(/cannot run the command after --: ENOENT/);
+    expect((JSON.parse(proxy.stdout().slice(proxy.stdout().indexOf('\n') + 1)) as ProxyReport).exchanges).toBe(0);
+  });
+
+  it('started by a wrapper that dies without passing its signal on (as npx does): it notices, writes its report and stops listening', async () => {
+    const output = join(dir, 'orphaned.json');
+    // `; true` keeps the shell from exec'ing the command: the shell stays its parent, as npm's `sh -c` does.
+    const wrapper = spawn('sh', ['-c', `"${process.execPath}" "${inject('compiledCli')}" proxy --port 0 --target ${mock.url} --reporter json --output ${output}; true`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let first = '';
+    wrapper.stdout.setEncoding('utf8').on('data', (t: string) => (first += t));
+    while (!first.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { url } = JSON.parse(first.slice(0, first.indexOf('\n'))) as { url: string };
+    wrapper.kill('SIGKILL');
+    while (!existsSync(output)) await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(async () => request(`${url}/sites/x`).then(() => 'listening', (e: { code?: string }) => e.code ?? 'error'), { timeout: 10_000 }).toBe('ECONNREFUSED');
+    expect((JSON.parse(await readFile(output, 'utf8')) as ProxyReport).exchanges).toBe(0);
   });
 
   it('a port in use: one line, exit 2', async () => {

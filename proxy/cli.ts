@@ -2,11 +2,15 @@
  * `hosted-site-contract proxy --target URL`: a validating reverse proxy between a client and any
  * server. Its first stdout line is JSON with its `url` (like the mock's); each exchange with a
  * problem is one line on stderr as it happens (every exchange with `--verbose`); on SIGINT or
- * SIGTERM, or after `--exit-after N` exchanges, the report in the formats asked for, and the exit
- * code `--fail-on` gives it. Every byte it writes passes the one sanitizer, which learns each key
- * a client sends and each secret an answer serves as they pass.
+ * SIGTERM, after `--exit-after N` exchanges, when the command after `--` ends, or when the
+ * process that started it goes away, the report in the formats asked for, and the exit code
+ * `--fail-on` gives it. Every byte it writes passes the one sanitizer, which learns each key a
+ * client sends and each secret an answer serves before anything is made of them.
  */
+import { spawn } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
+import { constants } from 'node:os';
+import { watchParent } from '../bin/parent-watch.ts';
 import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { oneOf, parseFlags, SetupError, UsageError, wholeNumberFlag } from '../bin/command.ts';
 import { packageVersion, PROGRAM } from '../bin/package-info.ts';
@@ -41,10 +45,15 @@ interface ProxyArgs {
   readonly annotate: boolean;
   readonly strict: boolean;
   readonly verbose: boolean;
+  /** After `--`: a command run with HSC_PROXY_URL set; the proxy stops when it ends. */
+  readonly command?: readonly string[];
 }
 
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
-  const flags = parseFlags(args, {
+  const dashes = args.indexOf('--');
+  const command = dashes < 0 ? undefined : args.slice(dashes + 1);
+  if (command?.length === 0) throw new UsageError('-- must be followed by a command to run through the proxy (e.g. -- npm test)');
+  const flags = parseFlags(dashes < 0 ? args : args.slice(0, dashes), {
     target: { type: 'string' },
     host: { type: 'string' },
     port: { type: 'string' },
@@ -87,6 +96,7 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     annotate: flags.annotate ?? false,
     strict: flags.strict ?? false,
     verbose: flags.verbose ?? false,
+    ...(command ? { command } : {}),
   };
 }
 
@@ -225,16 +235,52 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Started by a wrapper that dies without passing its signal on (npx): stop as on SIGTERM.
+  const parent = watchParent();
+  void parent.gone.then(() => {
+    stderr.write(`${PREFIX}: the process that started it (npx, a shell) went away: stopping\n`);
+    stop();
+  });
+  const ran = options.command ? runCommand(options.command, proxy.url, stderr, stop) : undefined;
   try {
     await Promise.race([stopped, ...(io.stopped ? [io.stopped] : [])]);
+    ran?.stop(); // stopped first (a signal): the command is told to stop too
     await proxy.close();
     const report = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
     const written = await writeReports(report, destinations, stdout, stderr, sanitizer);
-    return !written ? 2 : report.ok ? 0 : 1;
+    const own = !written ? 2 : report.ok ? 0 : 1;
+    // The command's failure first: a test run that failed is what a CI step reports.
+    const commandCode = ran ? await ran.ended : 0;
+    return commandCode !== 0 ? commandCode : own;
   } finally {
+    parent.stop();
+    ran?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * Runs `command` (after `--`) with the proxy's URL in HSC_PROXY_URL, its output the proxy's
+ * terminal's; when it ends, the proxy stops. `ended` is its exit code (128 + the signal's number
+ * when a signal ended it; 2 when it could not start, said on one line). A stop of the proxy
+ * first (a signal) passes SIGTERM on to it.
+ */
+function runCommand(command: readonly string[], url: string, stderr: SanitizedStream, stop: () => void): { readonly ended: Promise<number>; stop(): void } {
+  const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env: { ...process.env, HSC_PROXY_URL: url } });
+  const ended = new Promise<number>((resolve) => {
+    child.once('error', (error) => {
+      stderr.write(`${PREFIX}: cannot run the command after --: ${(error as NodeJS.ErrnoException).code ?? error.message}\n`);
+      resolve(2);
+    });
+    child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+  }).finally(stop);
+  return {
+    ended,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    },
+  };
 }
 
 /** What stands where text made of the traffic is withheld. */

@@ -18,6 +18,8 @@ export const proxyFlags: readonly string[] = [
   '--annotate         add an X-Contract-Problem header to answers with a problem (the only change to the traffic)',
   '--strict           hold answers to the per-endpoint tables to the letter, as conform --strict',
   '--verbose          one line for every exchange, not only those with a problem',
+  '-- COMMAND ...     run COMMAND with HSC_PROXY_URL set to the proxy\'s URL, and stop when it ends (a CI step in one',
+  '                   foreground command, through npx or not); the exit code is the command\'s when it fails, else the proxy\'s',
   '',
   'each problem: its side (client: the request; server: the answer), its rule, where, and why',
   'not judged, and counted so: HEAD and OPTIONS (the document defines neither), 429 (ASM-THROTTLE-429), a 304 to a',

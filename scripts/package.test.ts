@@ -4,8 +4,11 @@
  * against the embedded mock), the client and the mock from plain JS, and the typed client from
  * TypeScript (nodenext) where a wrong body must not compile.
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -141,6 +144,66 @@ describe('the installed command', () => {
     expect(ran.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+/**
+ * The README's CI block for the proxy, as written: the lines of its `run: |`, run by bash in the
+ * consumer project, whose `npm test` calls GET /validate at API_BASE_URL with API_KEY (or a key
+ * refused by the proxy's judgement, when asked to err). Only the ports are made free ones.
+ */
+describe("the README's CI block for the proxy, run as written", () => {
+  const block = (() => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const at = readme.indexOf('- name: Integration tests through the validating proxy');
+    const lines = readme.slice(at).split('\n');
+    const run = lines.findIndex((l) => l.trim() === 'run: |');
+    const body: string[] = [];
+    const indent = /^\s*/.exec(lines[run + 1]!)![0].length;
+    for (const line of lines.slice(run + 1)) {
+      if (line.startsWith('```') || (line.trim() !== '' && /^\s*/.exec(line)![0].length < indent)) break;
+      body.push(line.slice(indent));
+    }
+    return body.join('\n');
+  })();
+
+  it.each([
+    ['through npx, a client that errs: exit 1, the JUnit report names the problem', 'npx', 'Token', 1],
+    ['without npx, a sound client: exit 0', 'bin', 'Bearer', 0],
+  ] as const)('%s', async (_, how, scheme, want) => {
+    expect(block).toContain('npx hosted-site-contract proxy');
+    const dir = mkdtempSync(join(work, 'ci-'));
+    const client = `fetch(process.env.API_BASE_URL + '/validate', { headers: { authorization: '${scheme} ' + process.env.API_KEY } }).then((r) => process.exit(r.status < 500 ? 0 : 1))`;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ci', private: true, type: 'module', scripts: { test: `node -e "${client.replace(/"/g, '\\"')}"` } }));
+    symlinkSync(join(consumer, 'node_modules'), join(dir, 'node_modules'));
+    const [mockPort, proxyPort] = [await freePort(), await freePort()];
+    let script = block.replace(/4010/g, String(mockPort)).replace(/4011/g, String(proxyPort));
+    if (how === 'bin') script = script.replace(/npx hosted-site-contract/g, './node_modules/.bin/hosted-site-contract');
+    // The block's own shell, as a CI runner gives it (bash -e); its background mock ends with the group.
+    const child = spawn('bash', ['-e', '-c', script], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // the group is gone already
+    }
+    expect(code, output).toBe(want);
+    const junit = readFileSync(join(dir, 'contract.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites /);
+    if (want === 1) expect(junit).toMatch(/type="AUTH-BEARER"/);
+    else expect(junit).not.toMatch(/<failure /);
+  }, 120_000);
+});
+
+/** A port free on loopback now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe('the library from a consumer project', () => {
   it('plain JS (ESM, no loader) imports the client and the mock, reads a site and gets an acknowledgement', async () => {
