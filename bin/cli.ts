@@ -15,6 +15,7 @@ import { layouts } from '../mock/layouts.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { apiIdentity } from '../spec/identity.ts';
 import { SetupError, thrown, type Command } from './command.ts';
+import { didYouMean } from './did-you-mean.ts';
 import { packageVersion, PROGRAM } from './package-info.ts';
 import { commandLineSecrets, onCrash, onOutputError } from './process-guard.ts';
 
@@ -35,11 +36,12 @@ const commands: readonly Command[] = [
   {
     name: 'mock',
     summary: 'run the reference mock server (prints one JSON line with its URL and test keys)',
-    usage: 'mock [--host HOST] [--port PORT] [--fault NAME] [--layout NAME] [--unmarked-fields optional|required] [--log text|json|off] [--rate-limit N/WINDOW]',
+    usage: 'mock [--host HOST] [--port PORT] [--variant NAME] [--layout NAME] [--unmarked-fields optional|required] [--log text|json|off] [--rate-limit N/WINDOW]',
     flags: [
       '--host HOST   address to listen on (default 127.0.0.1)',
       '--port PORT   port to listen on, 0 for any free port (default 4010)',
-      '--fault NAME  run as a variant of the catalogue: a fault or a conformant variant (self-test --list)',
+      '--variant NAME  run as a variant of the catalogue: a fault or a conformant variant (self-test --list), as',
+      '              conform --mock-variant names it (--fault NAME, the older spelling, is still read)',
       `--layout NAME arrange the data and timing as another server might: ${layouts.map((l) => l.name).join(', ')}`,
       '--unmarked-fields optional|required  body fields the document does not mark: optional (default) accepts them',
       '              omitted, with an X-Contract-Warning header naming them; required refuses them with 400',
@@ -173,12 +175,12 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (name === 'help' || isHelpFlag(name)) {
     const topic = args[0] === undefined ? undefined : commands.find((c) => c.name === args[0]);
-    if (args[0] !== undefined && !topic) return usageError(`unknown command '${args[0]}'`, await processSanitizer());
+    if (args[0] !== undefined && !topic) return unknownCommand(args[0], await processSanitizer());
     console.log(topic ? commandHelp(topic) : overview());
     return 0;
   }
   const command = commands.find((c) => c.name === name);
-  if (!command) return usageError(`unknown command '${name}'`, await processSanitizer());
+  if (!command) return unknownCommand(name, await processSanitizer());
   if (args.some(isHelpFlag)) {
     console.log(commandHelp(command));
     return 0;
@@ -201,11 +203,23 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** One line through the process's sanitizer (the user's typing may hold a key), and exit code 2. */
+/**
+ * One line through the process's sanitizer (the user's typing may hold a key), and exit code 2.
+ * It points at the command's help rather than repeating its usage: the error is what to read.
+ */
 function usageError(message: string, sanitizer: Sanitizer, command?: Command): number {
   const where = command ? `${PROGRAM} ${command.name}` : PROGRAM;
-  const see = command ? `usage: ${PROGRAM} ${command.usage}` : `commands: ${[...commands.map((c) => c.name), 'help'].join(', ')}`;
-  console.error(sanitizer.oneLine(`${where}: ${message} (${see})`));
+  const see = command ? `${PROGRAM} help ${command.name} lists its flags` : `commands: ${[...commands.map((c) => c.name), 'help'].join(', ')}`;
+  // A guess says enough on its own.
+  console.error(sanitizer.oneLine(`${where}: ${message}${message.includes('did you mean') ? '' : ` (${see})`}`));
+  return 2;
+}
+
+/** A command name that is none: the nearest ones, or the list when none is near. */
+function unknownCommand(typed: string, sanitizer: Sanitizer): number {
+  const guess = didYouMean(typed, [...commands.map((c) => c.name), 'help']);
+  if (!guess) return usageError(`unknown command '${typed}'`, sanitizer);
+  console.error(sanitizer.oneLine(`${PROGRAM}: unknown command '${typed}'${guess}`));
   return 2;
 }
 

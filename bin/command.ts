@@ -2,6 +2,7 @@
  * What a subcommand of `hosted-site-contract` is, and how it reads its flags. Kept free of heavy
  * imports: the dispatcher loads a command's module only when that command runs.
  */
+import { didYouMean } from './did-you-mean.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 
@@ -58,7 +59,7 @@ export function thrown(error: unknown, program: string, message: (error: unknown
 /** A flag's value from a fixed set: `fallback` when the flag was not given; else one of `choices`. */
 export function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback?: T): T | undefined {
   if (value === undefined) return fallback;
-  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${choices.join(', ')}, not '${value}'`);
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${choices.join(', ')}, not '${value}'${didYouMean(value, choices)}`);
   return value as T;
 }
 
@@ -86,7 +87,9 @@ export function parseFlags<const T extends FlagOptions>(args: readonly string[],
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
       // Node's messages go on with advice about `--`; the first sentence says what is wrong.
       const first = (error as Error).message.split(/\.\s/)[0] ?? 'bad arguments';
-      throw new UsageError(first.charAt(0).toLowerCase() + first.slice(1));
+      const typed = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec(first)?.[1] : undefined;
+      const guess = typed === undefined ? '' : didYouMean(typed, Object.keys(options).map((name) => `--${name}`));
+      throw new UsageError(first.charAt(0).toLowerCase() + first.slice(1) + guess);
     }
     throw error;
   }

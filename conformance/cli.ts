@@ -8,6 +8,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { REPORT_FILE_MODE, writeReportFile } from '../bin/report-file.ts';
+import { didYouMean } from '../bin/did-you-mean.ts';
 import { SetupError, UsageError } from '../bin/command.ts';
 import { startMock, type MockFixtures } from '../mock/server.ts';
 import { LETTER_VARIANT } from '../mock/variants/conformant.ts';
@@ -219,7 +220,7 @@ async function checkedVariant(name: string) {
   const { allVariants } = await import('../mock/variants/index.ts');
   // (LETTER_VARIANT is in the catalogue, so --strict always finds its mock.)
   const variant = allVariants().find((v) => v.name === name);
-  if (!variant) throw new UsageError(`--mock-variant: no variant named '${name}' (list them with: hosted-site-contract self-test --list)`);
+  if (!variant) throw new UsageError(`--mock-variant: no variant named '${name}'${didYouMean(name, allVariants().map((v) => v.name)) || ' (list them with: hosted-site-contract self-test --list)'}`);
   return variant;
 }
 

@@ -5,6 +5,7 @@
 import { layouts } from '../mock/layouts.ts';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
+import { didYouMean } from '../bin/did-you-mean.ts';
 import { parseFlags, UsageError, wholeNumberFlag } from '../bin/command.ts';
 import { probeReportFile, reportFileProblem, SYMLINK_REFUSED } from '../bin/report-file.ts';
 import { api } from '../spec/api.ts';
@@ -134,7 +135,8 @@ function parseOnly(values: readonly string[] | undefined): RuleId[] | undefined 
   const ids = values.flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase()).filter((v) => v !== '');
   if (!ids.length) throw new UsageError('--only needs at least one rule id');
   const unknown = ids.filter((id) => !ruleIds.includes(id as RuleId));
-  if (unknown.length) throw new UsageError(`--only: unknown rule ${unknown.join(', ')} (rules: ${ruleIds.join(', ')})`);
+  const guesses = unknown.map((id) => `${id}${didYouMean(id, ruleIds)}`).join(', ');
+  if (unknown.length) throw new UsageError(`--only: unknown rule ${guesses}${guesses.includes('did you mean') ? '' : ' (`explain` lists every rule)'}`);
   return [...new Set(ids as RuleId[])];
 }
 
@@ -176,7 +178,7 @@ function checkWritable(file: string, label = '--output'): void {
 function destinations(reporterFlags: readonly string[] | undefined, output: string | undefined): Destination[] {
   const names = [...new Set(reporterFlags?.length ? reporterFlags : ['console'])];
   const bad = names.filter((n) => !REPORTERS.includes(n as ReporterName));
-  if (bad.length) throw new UsageError(`--reporter must be console, json, junit or github, not '${bad[0]}'`);
+  if (bad.length) throw new UsageError(`--reporter must be console, json, junit or github, not '${bad[0]}'${didYouMean(bad[0]!, REPORTERS)}`);
   const reports = names.filter((n): n is Exclude<ReporterName, 'console'> => n !== 'console');
   const documents = reports.filter((n): n is 'json' | 'junit' => n === 'json' || n === 'junit');
   const files: readonly ReporterName[] = output === undefined ? [] : documents.length ? documents : reports;

@@ -9,6 +9,7 @@
  * `--shard i/n` runs one deterministic slice, so the jobs of a CI matrix share the catalogue.
  */
 import { availableParallelism } from 'node:os';
+import { didYouMean } from '../bin/did-you-mean.ts';
 import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { mapConcurrently } from './concurrently.ts';
@@ -193,7 +194,7 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
   if (budget.length) parseConformArgs(budget, {});
   const names = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
   const unknown = names?.filter((n) => !all.some((v) => v.name === n)) ?? [];
-  if (unknown.length) throw new UsageError(`--only: no variant named ${unknown.map((n) => `'${n}'`).join(', ')}`);
+  if (unknown.length) throw new UsageError(`--only: no variant named ${unknown.map((n) => `'${n}'${didYouMean(n, all.map((v) => v.name))}`).join(', ')}`);
   const selected = names ? all.filter((v) => names.includes(v.name)) : all;
   const chosen = shard ? shardOf(selected, shard) : selected;
   // --list shows what a run with the same --only and --shard would run (a matrix job's share, before it runs).

@@ -1,6 +1,7 @@
 /** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM, or until the process that started it goes away. */
 import { watchParent } from '../bin/parent-watch.ts';
 import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { didYouMean } from '../bin/did-you-mean.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { parseRateLimit } from './rate-limit.ts';
 import { startMock } from './server.ts';
@@ -33,15 +34,21 @@ const listenErrors: Readonly<Record<string, string>> = {
  * environment's, not a failed check: `SetupError`, exit 2.
  */
 export async function runMock(args: readonly string[], sanitizer?: Sanitizer): Promise<number> {
-  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' }, 'unmarked-fields': { type: 'string' }, log: { type: 'string' }, 'rate-limit': { type: 'string' } });
+  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, variant: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' }, 'unmarked-fields': { type: 'string' }, log: { type: 'string' }, 'rate-limit': { type: 'string' } });
+  // --variant, as conform --mock-variant and self-test name the catalogue's entries; --fault, its older spelling, still read.
+  if (flags.variant !== undefined && flags.fault !== undefined) throw new UsageError('--variant and --fault name the same thing: give one');
+  const variantName = flags.variant ?? flags.fault;
+  const variantFlag = flags.variant !== undefined ? '--variant' : '--fault';
   const unmarkedFields = oneOf('--unmarked-fields', flags['unmarked-fields'], UNMARKED_FIELDS_CHOICES);
   const logChoice = oneOf('--log', flags.log, LOG_CHOICES);
   const host = flags.host ?? '127.0.0.1';
   const port = parsePort(flags.port);
-  const variant = flags.fault === undefined ? undefined : catalogue.find((v) => v.name === flags.fault);
-  if (flags.fault !== undefined && !variant) throw new UsageError(`--fault: no variant named '${flags.fault}' (list them with: hosted-site-contract self-test --list)`);
+  const variant = variantName === undefined ? undefined : catalogue.find((v) => v.name === variantName);
+  if (variantName !== undefined && !variant) {
+    throw new UsageError(`${variantFlag}: no variant named '${variantName}'${didYouMean(variantName, catalogue.map((v) => v.name)) || ' (list them with: hosted-site-contract self-test --list)'}`);
+  }
   if (flags.layout !== undefined && !layouts.some((l) => l.name === flags.layout)) {
-    throw new UsageError(`--layout: no layout named '${flags.layout}' (known: ${layouts.map((l) => l.name).join(', ')})`);
+    throw new UsageError(`--layout: no layout named '${flags.layout}'${didYouMean(flags.layout, layouts.map((l) => l.name)) || ` (known: ${layouts.map((l) => l.name).join(', ')})`}`);
   }
   const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
   if (flags['rate-limit'] !== undefined && !rateLimit) throw new UsageError(`--rate-limit needs requests per window, such as 120/60s, 120/1m or 20/s, not '${flags['rate-limit']}'`);

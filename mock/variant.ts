@@ -28,7 +28,7 @@ export interface Hooks {
 }
 
 export interface Variant {
-  /** Unique, kebab-case; `mock --fault NAME`. */
+  /** Unique, kebab-case; `mock --variant NAME`, `conform --mock-variant NAME`. */
   readonly name: string;
   readonly kind: 'fault' | 'conformant';
   /** Faults: the rule they break, and the endpoint where it shows. */
