@@ -307,7 +307,7 @@ describe('the default run against the embedded mock', () => {
     expect(run.code).toBe(0);
     expect(report).toMatchObject({ ok: true, seed: 1106, specVersion: api.specVersion, failures: [] });
     expect(report.requests).toBeGreaterThan(500);
-    expect(run.stderr).toMatch(/✓ conforms: .* seed 1106/);
+    expect(run.stderr).toMatch(/✓ conforms on (\d+) of \1 checks \(100%\): .* seed 1106/);
   });
 
   it('passes every in-scope (rule, operation) pair', () => {
@@ -354,7 +354,7 @@ describe('coverage against a target that is not the embedded mock (a mock starte
     // Rows judged with some probes not sent are counted on the same line.
     const inPart = Object.values(report.coverage.rules).reduce((n, r) => n + r.partly.length, 0);
     const partly = inPart ? `, ${inPart} judged in part` : '';
-    expect(stderr).toMatch(new RegExp(`✓ conforms on ${report.coverage.checked} of ${report.checks.length} checks${partly} — ${report.summary.skipped} skipped: ${groups}; `));
+    expect(stderr).toMatch(new RegExp(`✓ conforms on ${report.coverage.checked} of ${report.checks.length} checks \\(${Math.floor((report.coverage.checked * 100) / report.checks.length)}%\\)${partly} — ${report.summary.skipped} skipped: ${groups}; `));
     expect(stderr).toContain('needs --allow-destructive');
     expect(report.consumed).toEqual([]);
   });
@@ -416,7 +416,7 @@ describe('coverage against a target that is not the embedded mock (a mock starte
       const group = skipped.coverage.skipped.find((g) => g.reason === 'needs --allow-live (only the live environment has a backup)');
       expect(group?.count).toBe(2);
       expect(without.stderr).toContain(`needs --allow-live (only the live environment has a backup) (${group!.count})`);
-      expect(without.stderr).toMatch(/✓ conforms on \d+ of \d+ checks — \d+ skipped: /);
+      expect(without.stderr).toMatch(/✓ conforms on \d+ of \d+ checks \(\d+%\) — \d+ skipped: /);
       expect(skipped.notes.some((n) => n.startsWith('safety: ') && n.includes(liveEnv.id))).toBe(true);
       expect(skipped.consumed.filter((c) => c.effect === 'destructive').flatMap((c) => Object.values(c.ids))).not.toContain(liveEnv.id);
 

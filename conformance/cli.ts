@@ -24,7 +24,7 @@ import { DEFAULT_SHRINK_BUDGET } from './shrink.ts';
 import { liveSafetyNote } from './probes/inputs.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
 import { parseConformArgs, type ConformOptions, type Destination } from './options.ts';
-import { finalLine, renderConsole, type ConsoleStyle } from './report/console.ts';
+import { finalLine, nextStep, renderConsole, type ConsoleStyle } from './report/console.ts';
 import { renderGithub } from './report/github.ts';
 import { renderJobSummary } from './report/job-summary.ts';
 import { createProgress } from './report/progress.ts';
@@ -237,7 +237,8 @@ async function writeReports(
 ): Promise<number | undefined> {
   const write = async (d: Destination): Promise<number | undefined> => {
     const stream = d.to === 'stdout' ? out.stdout : d.to === 'stderr' ? out.stderr : undefined;
-    const style = { color: stream?.isTTY === true && !io.env.NO_COLOR, verbose: options.verbose };
+    const columns = stream?.isTTY === true ? (stream as { columns?: number }).columns : undefined;
+    const style = { color: stream?.isTTY === true && !io.env.NO_COLOR, verbose: options.verbose, ...(columns ? { columns } : {}) };
     const text = rendered(d.reporter, (r) => render(d, r, style), report, out);
     if (typeof d.to !== 'object') return new Promise<undefined>((resolve) => stream!.write(text, () => resolve(undefined)));
     try {
@@ -255,6 +256,9 @@ async function writeReports(
   if (options.stepSummary !== undefined) failed = (await appendJobSummary(options.stepSummary, report, out)) ?? failed;
   for (const d of consoles) failed = (await write(d)) ?? failed;
   if (!consoles.length) out.stderr.write(`${finalLine(report)}\n`);
+  // For a person at a terminal, after the whole report: a log keeps the verdict as its last line.
+  const next = nextStep(report);
+  if (next && consoles.length && out.stderr.isTTY === true) out.stderr.write(`${next}\n`);
   return failed;
 }
 

@@ -106,12 +106,12 @@ describe('the closing line', () => {
   const skips = [...Array<string>(48).fill('needs --allow-destructive'), ...Array.from({ length: 7 }, (_, i) => `no answer this rule judges among the ${i + 2} exchanges of this operation`)];
 
   it('states nothing more than the totals when every check ran', () => {
-    expect(finalLine(rowsReport([], 293))).toMatch(/^✓ conforms: 293 passed, 0 failed, 0 skipped, 0 warnings — /);
+    expect(finalLine(rowsReport([], 293))).toMatch(/^✓ conforms on 293 of 293 checks \(100%\): 293 passed, 0 failed, 0 skipped, 0 warnings — /);
   });
 
   it('under --only, says which rules it judged of the document’s, even when nothing was skipped', () => {
     const narrowed = rowsReport([], 27, { options: { only: ['AUTH-401'] } });
-    expect(finalLine(narrowed)).toMatch(new RegExp(`^✓ conforms: 27 passed, 0 failed, 0 skipped, 0 warnings — only 1 of ${api.rules.length} rules judged \\(--only AUTH-401\\) — `));
+    expect(finalLine(narrowed)).toMatch(new RegExp(`^✓ conforms on 27 of 27 checks \\(100%\\): 27 passed, 0 failed, 0 skipped, 0 warnings — only 1 of ${api.rules.length} rules judged \\(--only AUTH-401\\) — `));
   });
 
   it('says one of a thing in the singular, wherever it counts', () => {
@@ -121,12 +121,12 @@ describe('the closing line', () => {
     const failing = { ...withWarning, summary: { ...withWarning.summary, distinctFailures: 1, ruleViolations: 1, failingExchanges: 1 } };
     expect(finalLine(failing)).toMatch(/^✗ does not conform: 1 distinct failure \(1 rule violation\), from 1 failing exchange, on 0 of 1 check, and 1 check skipped \(--fail-on-skip\) — /);
     expect(renderConsole(failing)).toContain('SKIPPED: 1 of 1 row, by reason');
-    expect(finalLine(rowsReport(['needs --allow-destructive'], 1))).toMatch(/^✓ conforms on 1 of 2 checks — 1 skipped: needs --allow-destructive \(1\); 0 warnings — /);
+    expect(finalLine(rowsReport(['needs --allow-destructive'], 1))).toMatch(/^✓ conforms on 1 of 2 checks \(50%\) — 1 skipped: needs --allow-destructive \(1\); 0 warnings — /);
   });
 
   it('states on how many checks a pass rests, and why the others were skipped, grouped', () => {
     expect(finalLine(rowsReport(skips, 238))).toMatch(
-      /^✓ conforms on 238 of 293 checks — 55 skipped: needs --allow-destructive \(48\), no answer this rule judges among the N exchanges of this operation \(7\); 0 warnings — /,
+      /^✓ conforms on 238 of 293 checks \(81%\) — 55 skipped: needs --allow-destructive \(48\), no answer this rule judges among the N exchanges of this operation \(7\); 0 warnings — /,
     );
   });
 
@@ -168,7 +168,7 @@ describe('rows judged in part', () => {
     expect(text).toContain('  - no company user was discovered, so N probes were not sent (3): AUTH-401 GET /p0, AUTH-401 GET /p1, AUTH-401 GET /p2\n');
     expect(text).toContain('  - its valid boundary cases need --allow-destructive (1): AUTH-401 GET /p3\n');
     // The closing line's ✓ says how many it judged only in part.
-    expect(finalLine({ ...base, coverage: coverageOf(base.checks, reasons) })).toMatch(/^✓ conforms: 5 passed, 4 judged in part, 0 failed, 0 skipped, /);
+    expect(finalLine({ ...base, coverage: coverageOf(base.checks, reasons) })).toMatch(/^✓ conforms on 5 of 5 checks \(100%\): 5 passed, 4 judged in part, 0 failed, 0 skipped, /);
     expect(finalLine(base)).not.toContain('judged in part');
   });
 });
@@ -249,7 +249,7 @@ describe('a real run against the embedded mock: the notes every run repeats, and
   }
   const notesOf = (text: string) => {
     const lines = text.split('\n');
-    const from = lines.indexOf('NOTES') + 1;
+    const from = lines.findIndex((l) => l.startsWith('NOTES')) + 1;
     return lines.slice(from, lines.indexOf('', from));
   };
   const opensWith = (note: string, id: string) => note.startsWith(`${id} `) || note.startsWith(`${id}:`);
@@ -277,14 +277,23 @@ describe('a real run against the embedded mock: the notes every run repeats, and
     expect(conflicts.length).toBeGreaterThan(1);
     const notes = notesOf(short.text);
     expect(notes).toHaveLength(short.report.notes.length - assumed.length - conflicts.length + 2);
+    // Each on one line: whole, or a head of it and how many characters were left out.
+    const shows = (line: string | undefined, full: string) => {
+      const cut = /^ {2}- (.*) \[\+(\d+)\]$/.exec(line ?? '');
+      if (!cut) return expect(line).toBe(`  - ${full}`);
+      expect(full.startsWith(cut[1]!) && cut[1]!.length + Number(cut[2]) === full.length, `${line} shows a head of: ${full}`).toBe(true);
+      expect(line!.length).toBeLessThanOrEqual(120);
+    };
     const assumedLine = notes.filter((n) => n.startsWith('  - assumed ('));
     expect(assumedLine).toHaveLength(1);
-    expect(assumedLine[0]).toMatch(new RegExp(`^  - assumed \\(${assumed.length}; --verbose [^)]*\\): ${assumed.join(', ')}$`));
+    shows(assumedLine[0], `assumed (${assumed.length}; --verbose says what each assumes): ${assumed.join(', ')}`);
     const conflictLine = notes.filter((n) => n.startsWith('  - conflicts met ('));
     expect(conflictLine).toHaveLength(1);
-    expect(conflictLine[0]).toMatch(new RegExp(`^  - conflicts met \\(${conflicts.length}; either side accepted; --verbose [^)]*\\): ${conflicts.join(', ')}$`));
+    shows(conflictLine[0], `conflicts met (${conflicts.length}; either side accepted; --verbose quotes the letter and the reading): ${conflicts.join(', ')}`);
     const others = short.report.notes.filter((n) => ![...assumed, ...conflicts].some((id) => opensWith(n, id)));
-    expect(notes.filter((n) => n !== assumedLine[0] && n !== conflictLine[0])).toEqual(others.map((n) => `  - ${n}`));
+    const rest = notes.filter((n) => n !== assumedLine[0] && n !== conflictLine[0]);
+    expect(rest).toHaveLength(others.length);
+    others.forEach((note, i) => shows(rest[i], note));
   });
 
   it('--verbose: every note in full, as the JSON report has it', () => {
@@ -292,9 +301,38 @@ describe('a real run against the embedded mock: the notes every run repeats, and
     expect(verbose.report.options.strict).toBe(false);
   });
 
+  it('a passing default run reads in at most 25 lines: the table one line (--verbose shows it), each note one; a failing run keeps the table', () => {
+    const lines = short.text.trimEnd().split('\n');
+    expect(lines.length, short.text).toBeLessThanOrEqual(25);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^SUMMARY: ${new Set(short.report.checks.map((c) => c.rule)).size} rules over ${short.report.checks.length} rows \\(rule × operation\\), none failed \\(--verbose shows the table\\)$`)));
+    expect(verbose.text).toContain('SUMMARY (rows are rule × operation)');
+    expect(failing.text).toContain('SUMMARY (rows are rule × operation)');
+  });
+
+  it('the verdict counts coverage as a figure, rounded down: 299 of 300 is not 100%', () => {
+    expect(finalLine(rowsReport(['needs --allow-destructive'], 299))).toMatch(/^✓ conforms on 299 of 300 checks \(99%\) — /);
+  });
+
+  it('after the embedded mock, a person at a terminal is told what next, after the verdict; a log is not', async () => {
+    const run = async (isTTY: boolean) => {
+      let err = '';
+      const stderr = Object.assign(new Writable({ write: (chunk: Buffer, _e, done) => ((err += chunk.toString('utf8')), done()) }), { isTTY });
+      const stdout = new Writable({ write: (_c, _e, done) => done() });
+      await runConform(['--runs', '1', '--only', 'BASE-PATH'], { stdout, stderr, env: {} });
+      // The last line a terminal shows: progress redraws its line (`\r`, erase), so lines end at either break.
+      return err
+        .split(/[\r\n]/)
+        .map((l) => l.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''))
+        .filter((l) => l !== '')
+        .at(-1)!;
+    };
+    expect(await run(true)).toMatch(/^next: your own API: HSC_API_KEY=your-key hosted-site-contract conform --base-url https:\/\/api\.example\.com\/v2 --site-id SITE_UUID/);
+    expect(await run(false)).not.toMatch(/^next:/);
+  });
+
   it('ends with the verdict, conforming or not', () => {
     expect(short.code).toBe(0);
-    expect(short.text.trimEnd().split('\n').at(-1)).toMatch(/^✓ conforms: /);
+    expect(short.text.trimEnd().split('\n').at(-1)).toMatch(/^✓ conforms on \d+ of \d+ checks \(\d+%\): /);
     expect(failing.code).toBe(1);
     expect(failing.text.trimEnd().split('\n').at(-1)).toMatch(/^✗ does not conform: /);
   });

@@ -15,9 +15,14 @@ import type { CheckSummary, Failure, Report } from '../types.ts';
 
 export interface ConsoleStyle {
   readonly color: boolean;
-  /** Every note in full, the assumptions and conflicts too (`--verbose`). */
+  /** Every note in full, the assumptions and conflicts too, and a passing run's table (`--verbose`). */
   readonly verbose?: boolean;
+  /** The terminal's width, where it has one: a note is cut to it (default NOTE_WIDTH). */
+  readonly columns?: number;
 }
+
+/** Characters of a note's one line where no terminal says its width (a CI log). */
+const NOTE_WIDTH = 120;
 
 const paint = (style: ConsoleStyle, code: string, text: string) => (style.color ? `\x1b[${code}m${text}\x1b[0m` : text);
 const red = (s: ConsoleStyle, t: string) => paint(s, '31', t);
@@ -226,9 +231,11 @@ export function finalLine(report: Report, style: ConsoleStyle = { color: false }
   // Rows judged with some of their probes not sent: a ✓ says so too.
   const inPart = judgedInPart(report).length;
   const partly = inPart ? `, ${inPart} judged in part` : '';
+  // Coverage as a figure: a ✓ over part of the checks says how large a part, in yellow on a terminal.
+  const share = `on ${checked} ${ofTotal} (${percent(checked, total)})`;
   if (report.ok) {
-    if (!s.skipped) return `${green(style, '✓ conforms')}: ${s.passed} passed${partly}, ${s.failed} failed, 0 skipped, ${warnings} — ${tailed}`;
-    return `${green(style, '✓ conforms')} on ${checked} ${ofTotal}${partly} — ${s.skipped} skipped: ${reasons}; ${warnings} — ${tailed}`;
+    if (!s.skipped) return `${green(style, '✓ conforms')} ${share}: ${s.passed} passed${partly}, ${s.failed} failed, 0 skipped, ${warnings} — ${tailed}`;
+    return `${green(style, '✓ conforms')} ${yellow(style, share)}${partly} — ${s.skipped} skipped: ${reasons}; ${warnings} — ${tailed}`;
   }
   const failOnSkip = report.options.failOnSkip === true && s.skipped > 0;
   const why = [
@@ -239,6 +246,23 @@ export function finalLine(report: Report, style: ConsoleStyle = { color: false }
   const skips = s.skipped ? `; ${failOnSkip ? '' : `${s.skipped} `}skipped: ${reasons}` : '';
   return `${red(style, '✗ does not conform')}: ${why.join(', and ') || 'see the failures above'} — ${counts}${skips} — ${tailed}`;
 }
+
+/**
+ * A note on one line of about `width` characters, cut at a word's end and marked with how much
+ * was left out. Not with `…`: the sanitizer reads a word's head before one as a secret cut short
+ * (sanitize/scan.ts), and the notes are sanitized already (run/report.ts), so a cut here splits
+ * no secret, only the report's words.
+ */
+const oneLine = (note: string, width: number): string => {
+  const flat = note.replace(/\s*\n\s*/g, ' ');
+  if (flat.length <= width) return flat;
+  const space = flat.lastIndexOf(' ', width - 12);
+  const at = space > width / 2 ? space : width - 12;
+  return `${flat.slice(0, at)} [+${flat.length - at}]`;
+};
+
+/** `78%`, rounded down: a run that judged 299 of 300 is not 100%. */
+const percent = (part: number, whole: number): string => `${whole === 0 ? 100 : Math.floor((part * 100) / whole)}%`;
 
 /** The model's assumption or conflict a note states, by the id it opens with (as the run's report writes them). */
 function repeatedKind(note: string): { readonly kind: 'assumed' | 'conflicts'; readonly id: string } | undefined {
@@ -272,13 +296,24 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
     lines.push('', bold(style, red(style, `FAILURES: ${failureCounts(report)}${listed}`)), ...grouped(report.failures, style));
   }
   if (report.warnings.length) lines.push('', bold(style, yellow(style, `WARNINGS (${report.warnings.length})`)), ...grouped(report.warnings, style));
-  lines.push('', bold(style, 'SUMMARY (rows are rule × operation)'), ...table(report.checks, style));
+  // A passing run's table says one thing 26 times: one line, unless --verbose asks for it.
+  const quiet = report.ok && !report.warnings.length && !style.verbose;
+  if (quiet) lines.push('', `${bold(style, 'SUMMARY')}: ${count(new Set(report.checks.map((c) => c.rule)).size, 'rule')} over ${count(report.checks.length, 'row')} (rule × operation), none failed (--verbose shows the table)`);
+  else lines.push('', bold(style, 'SUMMARY (rows are rule × operation)'), ...table(report.checks, style));
   const skips = byReason(report.checks.filter((r) => r.outcome === 'skipped'));
   const ofRows = `of ${count(report.coverage.total, 'row')}`;
   if (skips.length) lines.push('', bold(style, `SKIPPED: ${report.summary.skipped} ${ofRows}, by reason`), ...skips);
   const partly = judgedInPart(report);
   if (partly.length) lines.push('', bold(style, `JUDGED IN PART: ${partly.length} ${ofRows} (some of their probes not sent), by reason`), ...byReason(partly));
-  if (report.notes.length) lines.push('', bold(style, 'NOTES'), ...(style.verbose ? report.notes : shortNotes(report)).map((n) => `  - ${printable(n)}`));
+  // One line each (cut to the terminal, `[+N]` saying how many characters were left out), every word with --verbose.
+  const width = Math.max(40, (style.columns ?? NOTE_WIDTH) - 4);
+  if (report.notes.length) lines.push('', bold(style, `NOTES${style.verbose ? '' : ' (one line each, [+N]: N characters more; --verbose shows them whole)'}`), ...(style.verbose ? report.notes : shortNotes(report).map((n) => oneLine(n, width))).map((n) => `  - ${printable(n)}`));
   lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');
+}
+
+/** After a run against the embedded mock, where to go from here (the CLI says it on stderr, after the report). */
+export function nextStep(report: Report): string | undefined {
+  if (report.options.embeddedMock !== true) return undefined;
+  return `next: your own API: HSC_API_KEY=your-key ${PROGRAM} conform --base-url https://api.example.com/v2 --site-id SITE_UUID (README: "Running against a live API" says what a run sends and changes first)`;
 }
