@@ -281,3 +281,15 @@ function withoutAnswer(failure: RawFailure): RawFailure {
 
 const byOrder = (a: { order: number; seq: number }, b: { order: number; seq: number }) => a.order - b.order || a.seq - b.seq;
 const byFirst = (a: Group, b: Group) => a.first - b.first || a.firstSeq - b.firstSeq;
+
+/**
+ * The other occurrences of a failure, as a report lists them after "also in:": each label once,
+ * with how many of the kept examples it stands for (`unknown site_id (a random UUID) ×2`), then
+ * how many more were not kept.
+ */
+export function alsoIn(f: { readonly occurrences: number; readonly examples?: readonly unknown[] }, labels: readonly string[]): string {
+  const counted = new Map<string, number>();
+  for (const label of labels) counted.set(label, (counted.get(label) ?? 0) + 1);
+  const more = f.occurrences - 1 - (f.examples?.length ?? 0);
+  return [...[...counted].map(([label, n]) => (n > 1 ? `${label} ×${n}` : label)), ...(more > 0 ? [`and ${more} more`] : [])].join('; ');
+}

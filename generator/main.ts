@@ -146,7 +146,6 @@ export async function runGenerate(args: readonly string[]): Promise<number> {
   const fingerprint = flags.check && !documentChanged ? fingerprintOf(outDir) : undefined;
   if (fingerprint && recordedFingerprint(outDir) === fingerprint.hash) {
     console.log(`${outShown} is up to date with the model (${fingerprint.outputs} files, checked by the fingerprint of their inputs in ${Math.round(performance.now() - started)} ms)`);
-    if (!existsSync(sourceDocument)) console.log(`note: ${shown(sourceDocument)} not found; the model's copy ${shown(documentPath)} was not compared with it`);
     return 0;
   }
 
@@ -158,8 +157,8 @@ export async function runGenerate(args: readonly string[]): Promise<number> {
     const ms = Math.round(performance.now() - started);
     if (drift.length === 0 && !documentChanged) {
       console.log(`${outShown} is up to date with the model (${expected.length} files, checked in ${ms} ms)`);
-      // Without the published document beside the repository, only the model's copy can be checked: say so.
-      if (!existsSync(sourceDocument)) console.log(`note: ${shown(sourceDocument)} not found; the model's copy ${shown(documentPath)} was not compared with it`);
+      // The published document is compared where it lies beside the repository (the team's layout) or
+      // where --source names it (a missing one is refused above); elsewhere, only the model's copy is checked, silently.
       return 0;
     }
     if (drift.length > 0) {

@@ -201,6 +201,9 @@ describe('a failure that occurred more than once', () => {
     expect(text).toContain('    seen:     40 times, the same symptom; also in: second probe; third probe (another title); and 37 more\n');
     // Shown once in full: the occurrences are not echoes.
     expect(text.match(/^ {4}curl: /gm)).toHaveLength(1);
+    // Occurrences of one label are named once, with how many they are.
+    const repeated: Failure = { ...many, occurrences: 4, examples: [0, 1, 2].map(() => ({ probe: 'unknown site_id (a random UUID)', title: 'failure 1', request })) };
+    expect(renderConsole(report([repeated]))).toContain('    seen:     4 times, the same symptom; also in: unknown site_id (a random UUID) ×3\n');
     expect(renderConsole(report([failure(2)]))).not.toContain('seen:');
   });
 });

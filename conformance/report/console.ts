@@ -10,7 +10,7 @@ import { packageVersion, PROGRAM } from '../../bin/package-info.ts';
 import { api } from '../../spec/api.ts';
 import { count } from '../checks/values.ts';
 import { reasonGroups } from '../coverage.ts';
-import { rulesTogether } from '../failures.ts';
+import { alsoIn, rulesTogether } from '../failures.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 
 export interface ConsoleStyle {
@@ -73,9 +73,7 @@ function failureBlock(f: Failure, style: ConsoleStyle): string[] {
 function occurrenceLines(f: Failure): string[] {
   if (f.occurrences <= 1) return [];
   const examples = (f.examples ?? []).map((e) => `${printable(clip(e.probe, PROBE_TITLE_SHOWN))}${e.title === f.title ? '' : ` (${printable(clip(e.title, PROBE_TITLE_SHOWN))})`}`);
-  const more = f.occurrences - 1 - examples.length;
-  const also = [...examples, ...(more > 0 ? [`and ${more} more`] : [])].join('; ');
-  return [`    seen:     ${f.occurrences} times, the same symptom; also in: ${also}`];
+  return [`    seen:     ${f.occurrences} times, the same symptom; also in: ${alsoIn(f, examples)}`];
 }
 
 /** How a generated input was shrunk, and the request first found when it was. */

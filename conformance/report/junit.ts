@@ -13,7 +13,7 @@
  * files to.
  */
 import { count } from '../checks/values.ts';
-import { rulesTogether } from '../failures.ts';
+import { alsoIn, rulesTogether } from '../failures.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
 import { reportingTool } from './json.ts';
 
@@ -40,7 +40,7 @@ function details(f: Failure): string {
     `${f.title}`,
     ...(f.rules.length > 1 ? [`rules: ${f.rules.join(', ')} (${rulesTogether(f)})`] : []),
     `probe: ${f.probe}`,
-    ...(f.occurrences > 1 ? [`seen ${f.occurrences} times, the same symptom; also in: ${[...(f.examples ?? []).map((e) => e.probe), ...(f.occurrences - 1 > (f.examples?.length ?? 0) ? [`and ${f.occurrences - 1 - (f.examples?.length ?? 0)} more`] : [])].join('; ')}`] : []),
+    ...(f.occurrences > 1 ? [`seen ${f.occurrences} times, the same symptom; also in: ${alsoIn(f, (f.examples ?? []).map((e) => e.probe))}`] : []),
     f.message,
     `request: ${f.request.method} ${f.request.url}`,
     ...Object.entries(f.request.headers).map(([k, v]) => `  ${k}: ${v}`),
