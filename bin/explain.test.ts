@@ -51,11 +51,11 @@ describe('explain CODE', () => {
   });
 });
 
-describe("the README's example", () => {
+describe("the guide's example (docs/explain.md)", () => {
   it('is what explain prints for its code', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../docs/explain.md', import.meta.url), 'utf8');
     const example = /^\$ npx hosted-site-contract explain (\S+)\n([\s\S]*?)^```$/m.exec(readme);
-    expect(example, 'an explain example in README.md').not.toBeNull();
+    expect(example, 'an explain example in docs/explain.md').not.toBeNull();
     expect(explain(example![1]!).out).toBe(example![2]);
   });
 });

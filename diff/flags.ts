@@ -3,7 +3,7 @@
 export const DIFF_FORMATS = ['markdown', 'json', 'junit'] as const;
 export const FAIL_ON = ['client-breaking', 'server-breaking', 'any'] as const;
 
-/** The flags as `parseFlags` reads them (the README's CI example is checked against them). */
+/** The flags as `parseFlags` reads them (the spec-upgrade guide's CI example, docs/spec-upgrades.md, is checked against them). */
 export const diffFlagOptions = {
   from: { type: 'string' },
   to: { type: 'string' },

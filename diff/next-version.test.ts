@@ -4,6 +4,8 @@
  * the diff's Markdown must match the reviewed expectation written by hand from the edits.
  */
 import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { api } from '../spec/api.ts';
 import { contractOf } from '../spec/contract.ts';
@@ -12,6 +14,8 @@ import { citesOf, operation, quotePieces } from '../spec/queries.ts';
 import { diffContracts } from './engine.ts';
 import { NEXT_SPEC_VERSION, nextVersion } from './fixtures/next-version/model.ts';
 import { renderMarkdown } from './markdown.ts';
+import { runDiff } from './cli.ts';
+import { nextContractText } from './fixtures/next-version/write-contract.ts';
 import { reportOf } from './report.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/next-version/${name}`, import.meta.url), 'utf8');
@@ -60,6 +64,27 @@ describe('the fictitious next version', () => {
 });
 
 describe('the diff from today to the next version', () => {
+  it('ships its contract snapshot, what the generator writes for the fixture model (write-contract.ts rewrites it)', () => {
+    expect(fixture('contract.json') === nextContractText(), 'diff/fixtures/next-version/contract.json is stale: npx tsx diff/fixtures/next-version/write-contract.ts').toBe(true);
+  });
+
+  it('the one command the guide gives diffs the two snapshots into the reviewed Markdown (sources aside)', async () => {
+    const guide = readFileSync(new URL('../docs/spec-upgrades.md', import.meta.url), 'utf8');
+    const command = /^npx hosted-site-contract (diff --from \S+ --to diff\/fixtures\/next-version\/contract\.json)$/m.exec(guide)?.[1];
+    expect(command, 'the worked example\'s diff command in docs/spec-upgrades.md').toBeDefined();
+    let out = '';
+    const stdout = new Writable({ write: (chunk: Buffer, _e, done) => ((out += chunk.toString('utf8')), done()) });
+    const cwd = process.cwd();
+    process.chdir(fileURLToPath(new URL('..', import.meta.url)));
+    try {
+      expect(await runDiff(command!.split(' ').slice(1), { stdout, stderr: new Writable({ write: (_c, _e, done) => done() }) })).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+    const sourcesAside = (text: string) => text.replace(/^## Contract diff: .*$/m, '');
+    expect(sourcesAside(out)).toBe(sourcesAside(fixture('expected-report.md')));
+  });
+
   it('renders as the reviewed Markdown', () => {
     const [today, tomorrow] = [contractOf(api), contractOf(next)];
     const report = reportOf({ source: 'main', specVersion: today.specVersion }, { source: 'working tree', specVersion: tomorrow.specVersion }, diffContracts(today, tomorrow));

@@ -20,13 +20,14 @@ import { runDiff } from './cli.ts';
 import { DIFF_FORMATS, diffFlagOptions, FAIL_ON } from './flags.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/** The spec-upgrade guide, where the example lives (it was the README's section of the same name). */
+const readme = readFileSync(join(root, 'docs', 'spec-upgrades.md'), 'utf8');
 const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
-/** The YAML blocks of one `## ` section of the README. */
+/** The YAML blocks of the guide titled `heading`, to its next `## ` section. */
 function yamlBlocks(heading: string): string[] {
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  expect(start, `no section ${heading}`).toBeGreaterThanOrEqual(0);
+  const start = readme.indexOf(`# ${heading}\n`);
+  expect(start, `no guide titled ${heading}`).toBeGreaterThanOrEqual(0);
   const next = readme.indexOf('\n## ', start + 1);
   const section = readme.slice(start, next < 0 ? undefined : next);
   return [...section.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);

@@ -27,14 +27,18 @@ export const reportOf = (from: Side, to: Side, changes: readonly Change[]): Diff
   changes,
 });
 
-/** `3 changes: 1 client-breaking, 2 server-breaking` (classes with none left out). */
+/**
+ * `3 changes: 1 client-breaking, 2 server-breaking` (classes with none left out). A change in
+ * several classes is a row of each class's table: the line then counts the rows the tables list
+ * first, so its figures add up to what a reader counts below it.
+ */
 export function countsLine(report: DiffReport): string {
   const { total } = report.counts;
   if (total === 0) return 'no contract changes';
   const parts = CHANGE_CLASSES.filter((c) => report.counts[c] > 0).map((c) => `${report.counts[c]} ${c}`);
-  const counted = CHANGE_CLASSES.reduce((sum, c) => sum + report.counts[c], 0);
-  const several = counted > total ? ' (a change may be in several classes)' : '';
-  return `${total} change${total === 1 ? '' : 's'}: ${parts.join(', ')}${several}`;
+  const rows = CHANGE_CLASSES.reduce((sum, c) => sum + report.counts[c], 0);
+  if (rows > total) return `${rows} rows: ${parts.join(', ')}, for ${total} distinct changes (a change is a row of each class it is in)`;
+  return `${total} change${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 
 /** `1.106.0 (HEAD~1) → 1.107.0 (working tree)`. */

@@ -110,7 +110,7 @@ const DRIFT_NOTE: Record<DriftKind, string> = {
   unexpected: 'carries the generator banner, but no output produces it',
 };
 
-/** The flags of `generate`, as `parseFlags` reads them (the README's CI example is checked against them). */
+/** The flags of `generate`, as `parseFlags` reads them (the spec-upgrade guide's CI example, docs/spec-upgrades.md, is checked against them). */
 export const generateFlagOptions = {
   check: { type: 'boolean' },
   out: { type: 'string' },

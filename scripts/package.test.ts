@@ -146,13 +146,13 @@ describe('the installed command', () => {
 });
 
 /**
- * The README's CI block for the proxy, as written: the lines of its `run: |`, run by bash in the
+ * The proxy guide's CI block, as written: the lines of its `run: |`, run by bash in the
  * consumer project, whose `npm test` calls GET /validate at API_BASE_URL with API_KEY (or a key
  * refused by the proxy's judgement, when asked to err). Only the ports are made free ones.
  */
-describe("the README's CI block for the proxy, run as written", () => {
+describe("the proxy guide's CI block (docs/proxy.md), run as written", () => {
   const block = (() => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const readme = readFileSync(join(repo, 'docs', 'proxy.md'), 'utf8');
     const at = readme.indexOf('- name: Integration tests through the validating proxy');
     const lines = readme.slice(at).split('\n');
     const run = lines.findIndex((l) => l.trim() === 'run: |');

@@ -203,9 +203,11 @@ describe('where --reporter github writes', () => {
   });
 });
 
-describe("the README's CI example", () => {
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-  const section = readme.slice(readme.indexOf('\n### In GitHub Actions\n'), readme.indexOf('\n## ', readme.indexOf('\n### In GitHub Actions\n')));
+describe("the live-API guide's CI example (docs/live-api.md)", () => {
+  const guide = readFileSync(fileURLToPath(new URL('../../docs/live-api.md', import.meta.url)), 'utf8');
+  const at = guide.indexOf('\n## In GitHub Actions\n');
+  const next = guide.indexOf('\n## ', at + 1);
+  const section = guide.slice(at, next < 0 ? undefined : next);
   const blocks = [...section.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 
   /** What the workflow's variables stand for: a base URL and a site id of the right shape. */
