@@ -99,9 +99,9 @@ function usageError(message: string, sanitizer: Sanitizer, command?: Command): n
   return 2;
 }
 
-/** A command name that is none: the nearest ones, or the list when none is near. */
+/** A command name that is none: the nearest ones (`--verison`: the version flag), or the list when none is near. */
 function unknownCommand(typed: string, sanitizer: Sanitizer): number {
-  const guess = didYouMean(typed, [...commands.map((c) => c.name), 'help']);
+  const guess = didYouMean(typed, [...commands.map((c) => c.name), 'help', '--version', '--help']);
   if (!guess) return usageError(`unknown command '${typed}'`, sanitizer);
   console.error(sanitizer.oneLine(`${PROGRAM}: unknown command '${typed}'${guess}`));
   return 2;

@@ -237,7 +237,7 @@ async function writeReports(
 ): Promise<number | undefined> {
   const write = async (d: Destination): Promise<number | undefined> => {
     const stream = d.to === 'stdout' ? out.stdout : d.to === 'stderr' ? out.stderr : undefined;
-    const columns = stream?.isTTY === true ? (stream as { columns?: number }).columns : undefined;
+    const columns = stream?.isTTY === true ? stream.columns : undefined;
     const style = { color: stream?.isTTY === true && !io.env.NO_COLOR, verbose: options.verbose, ...(columns ? { columns } : {}) };
     const text = rendered(d.reporter, (r) => render(d, r, style), report, out);
     if (typeof d.to !== 'object') return new Promise<undefined>((resolve) => stream!.write(text, () => resolve(undefined)));

@@ -295,6 +295,6 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
 }
 
 function checkedLayout(name: string): string {
-  if (!layouts.some((l) => l.name === name)) throw new UsageError(`--mock-layout: no layout named '${name}' (known: ${layouts.map((l) => l.name).join(', ')})`);
+  if (!layouts.some((l) => l.name === name)) throw new UsageError(`--mock-layout: no layout named '${name}'${didYouMean(name, layouts.map((l) => l.name)) || ` (known: ${layouts.map((l) => l.name).join(', ')})`}`);
   return name;
 }

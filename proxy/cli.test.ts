@@ -32,6 +32,8 @@ describe('bad flags: one line, before anything listens', () => {
     ['--exit-after 0', ['--target', 'http://127.0.0.1:4010/v2', '--exit-after', '0'], /--exit-after needs a whole number from 1/],
     ['--port past 65535', ['--target', 'http://127.0.0.1:4010/v2', '--port', '70000'], /--port needs a whole number from 0 to 65535/],
     ['an unknown flag', ['--target', 'http://127.0.0.1:4010/v2', '--fast'], /unknown option '--fast'/],
+    ['a json report to stdout beside a command', ['--target', 'http://127.0.0.1:4010/v2', '--reporter', 'json', '--', 'npm', 'test'], /with -- COMMAND, --reporter json need --output/],
+    ['-- and no command', ['--target', 'http://127.0.0.1:4010/v2', '--'], /-- must be followed by a command/],
   ])('%s', (_, args, message) => {
     expect(() => parseProxyArgs(args)).toThrow(UsageError);
     expect(() => parseProxyArgs(args)).toThrow(message);
@@ -164,19 +166,24 @@ describe('as a process', () => {
       [0, 1], // the Token scheme: a client problem, --fail-on any
       [3, 3],
     ] as const) {
-      const proxy = proxyProcess(['--target', mock.url, '--reporter', 'json', '--', process.execPath, '-e', client, String(commandCode)]);
+      const output = join(dir, `command-${commandCode}.json`);
+      const proxy = proxyProcess(['--target', mock.url, '--reporter', 'json', '--output', output, '--', process.execPath, '-e', client, String(commandCode)]);
       expect(await proxy.exit).toBe(want);
-      const report = JSON.parse(proxy.stdout().slice(proxy.stdout().indexOf('\n') + 1)) as ProxyReport;
+      const report = JSON.parse(await readFile(output, 'utf8')) as ProxyReport;
       expect(report.exchanges).toBe(1);
       expect(report.problems.map((p) => `${p.side} ${p.rule}`)).toEqual(['client AUTH-BEARER']);
+      // A failing command is named as the exit code's cause: the report's verdict is the proxy's alone.
+      if (commandCode !== 0) expect(proxy.stderr()).toMatch(/the command after -- exited 3: that is the exit code/);
     }
   });
 
-  it('-- with a command that cannot start: one line, exit 2, the report still written', async () => {
-    const proxy = proxyProcess(['--target', mock.url, '--reporter', 'json', '--', 'no-such-command-hsc']);
+  it('-- with a command that cannot start: one line, exit 2, the report still written, and a run that sent nothing says so', async () => {
+    const output = join(dir, 'no-command.json');
+    const proxy = proxyProcess(['--target', mock.url, '--reporter', 'json', '--output', output, '--', 'no-such-command-hsc']);
     expect(await proxy.exit).toBe(2);
     expect(proxy.stderr()).toMatch(/cannot run the command after --: ENOENT/);
-    expect((JSON.parse(proxy.stdout().slice(proxy.stdout().indexOf('\n') + 1)) as ProxyReport).exchanges).toBe(0);
+    expect(proxy.stderr()).toMatch(/sent nothing through the proxy: does it read HSC_PROXY_URL\?/);
+    expect((JSON.parse(await readFile(output, 'utf8')) as ProxyReport).exchanges).toBe(0);
   });
 
   it('started by a wrapper that dies without passing its signal on (as npx does): it notices, writes its report and stops listening', async () => {

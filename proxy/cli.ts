@@ -82,6 +82,8 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
   const files = reporters.filter((r) => r !== 'console');
   if (files.length > 0 && flags.output === undefined && reporters.length > 1) throw new UsageError(`--reporter ${files.join(' and ')} beside another reporter need --output`);
   if (flags.output !== undefined && files.length === 0) throw new UsageError('--output takes the json or junit report: give --reporter json or --reporter junit');
+  // The command's own output goes to stdout too: a report there could not be parsed.
+  if (command && files.length > 0 && flags.output === undefined) throw new UsageError(`with -- COMMAND, --reporter ${files.join(' and ')} need --output: the command writes to stdout as well`);
   const exitAfter = wholeNumberFlag('--exit-after', flags['exit-after'], undefined, 1, 1e9);
   return {
     target,
@@ -251,6 +253,8 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
     const own = !written ? 2 : report.ok ? 0 : 1;
     // The command's failure first: a test run that failed is what a CI step reports.
     const commandCode = ran ? await ran.ended : 0;
+    if (ran && commandCode !== 0) stderr.write(`${PREFIX}: the command after -- exited ${commandCode}: that is the exit code, whatever the proxy saw\n`);
+    if (ran && report.exchanges === 0) stderr.write(`${PREFIX}: the command after -- sent nothing through the proxy: does it read HSC_PROXY_URL?\n`);
     return commandCode !== 0 ? commandCode : own;
   } finally {
     parent.stop();

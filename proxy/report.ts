@@ -200,7 +200,7 @@ export function renderJunit(report: ProxyReport): string {
         ? `    <testcase classname="${side}" name="${name}"><failure message="${attr(why)}" type="${attr(p.rule)}">${text}</failure></testcase>`
         : `    <testcase classname="${side}" name="${name}"><system-out>warning: ${text}</system-out></testcase>`;
     });
-    const seen = `    <testcase classname="${side}" name="${xmlEscape(`${report.exchanges} exchanges judged on the ${side}'s side`)}"/>`;
+    const seen = `    <testcase classname="${side}" name="${xmlEscape(`${plural(report.exchanges, 'exchange')} judged on the ${side}'s side`)}"/>`;
     const withheld = report.withheld ? `\n      <property name="withheld" value="${xmlEscape(`${report.withheld.exchanges} exchanges shown by rule, operation and status only: ${report.withheld.reason}`)}"/>` : '';
     const properties = `    <properties>\n      <property name="tool.version" value="${xmlEscape(report.tool.version)}"/>${withheld}\n    </properties>`;
     return `  <testsuite name="${side}" tests="${cases.length + 1}" failures="${failures}" errors="0" skipped="0">\n${[properties, seen, ...cases].join('\n')}\n  </testsuite>`;

@@ -634,6 +634,9 @@ export class Sanitizer {
       get isTTY() {
         return stream.isTTY;
       },
+      get columns() {
+        return (stream as { columns?: number }).columns;
+      },
       write(chunk: string | Uint8Array, callback?: (error?: Error | null) => void): boolean {
         const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
         const clean = sanitizer.text(text, options);
@@ -649,6 +652,8 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u20
 /** What the CLI writes to: a stream that sanitizes every write. */
 export interface SanitizedStream {
   readonly isTTY?: boolean | undefined;
+  /** The terminal's width, where the stream is one. */
+  readonly columns?: number | undefined;
   write(chunk: string | Uint8Array, callback?: (error?: Error | null) => void): boolean;
 }
 

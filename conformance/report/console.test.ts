@@ -329,7 +329,7 @@ describe('a real run against the embedded mock: the notes every run repeats, and
         .filter((l) => l !== '')
         .at(-1)!;
     };
-    expect(await run(true)).toMatch(/^next: your own API: HSC_API_KEY=your-key hosted-site-contract conform --base-url https:\/\/api\.example\.com\/v2 --site-id SITE_UUID/);
+    expect(await run(true)).toMatch(/^next: your own API: export HSC_API_KEY, then npx --no-install hosted-site-contract conform --base-url https:\/\/api\.example\.com\/v2 --site-id SITE_UUID/);
     expect(await run(false)).not.toMatch(/^next:/);
   });
 

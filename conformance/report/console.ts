@@ -313,5 +313,5 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
 /** After a run against the embedded mock, where to go from here (the CLI says it on stderr, after the report). */
 export function nextStep(report: Report): string | undefined {
   if (report.options.embeddedMock !== true) return undefined;
-  return `next: your own API: HSC_API_KEY=your-key ${PROGRAM} conform --base-url https://api.example.com/v2 --site-id SITE_UUID (the README's "What a default run sends and changes" first)`;
+  return `next: your own API: export HSC_API_KEY, then npx --no-install ${PROGRAM} conform --base-url https://api.example.com/v2 --site-id SITE_UUID (the README's "What a default run sends and changes" first)`;
 }
