@@ -214,6 +214,17 @@ describe('a served password in a body held but not parsed', () => {
     expect(sanitizer.text('echo: bomb-password-123456')).toBe('echo: [redacted]');
   });
 
+  it('a window that ends three characters into a value does not leave the sanitizer blind: the next window reads it whole', () => {
+    const head = '{"sftp_password":"';
+    const body = Buffer.from(`${head}Window-edge-pw-0123","x":1}`);
+    const sanitizer = new Sanitizer();
+    const learner = new StreamLearner(sanitizer, head.length + 3, 64);
+    for (let at = 0; at < body.length; at++) learner.add(body.subarray(at, at + 1));
+    learner.end(false);
+    expect(sanitizer.overflow).toBeUndefined();
+    expect(sanitizer.text('echo Window-edge-pw-0123')).toBe('echo [redacted]');
+  });
+
   it('a body read as it streams, in chunks of any size, past any window: every value learned', () => {
     fc.assert(
       fc.property(fc.array(passwordArb, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 4096 }), fc.integer({ min: 2048, max: 8192 }), (pws, chunk, window) => {
@@ -224,6 +235,8 @@ describe('a served password in a body held but not parsed', () => {
         for (let at = 0; at < text.length; at += chunk) learner.add(text.subarray(at, at + chunk));
         learner.end(false);
         for (const pw of pws) expect(windowsIn(sanitizer.text(`echo ${pw} echo`), pw)).toEqual([]);
+        // A window that ends a few characters into a value is no unreadable body: the next one reads it whole.
+        expect(sanitizer.overflow).toBeUndefined();
       }),
       { seed: SEED, numRuns: 100 },
     );

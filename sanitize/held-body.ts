@@ -171,7 +171,8 @@ export class StreamLearner {
   add(chunk: Buffer): void {
     this.#held.push(chunk);
     this.#size += chunk.length;
-    if (this.#size >= this.window) this.#read(true);
+    // A full window: the body goes on, so a value it ends inside is read again with the next.
+    if (this.#size >= this.window) this.#read(true, true);
   }
 
   /** What is held so far, read as a head (the body goes on), and kept for the window it belongs to. */
@@ -181,12 +182,12 @@ export class StreamLearner {
 
   /** The rest, at the end of the body; `cut` when it broke off. */
   end(cut: boolean): void {
-    if (this.#size > 0) this.#read(cut);
+    if (this.#size > 0) this.#read(cut, false);
   }
 
-  #read(cut: boolean): void {
+  #read(cut: boolean, streaming: boolean): void {
     const bytes = Buffer.concat(this.#held, this.#size);
-    learnHeldBody(this.sanitizer, { bytes, cut }, bytes.length, this.origin);
+    learnHeldBody(this.sanitizer, { bytes, cut }, bytes.length, this.origin, streaming);
     const tail = bytes.subarray(Math.max(0, bytes.length - this.overlap));
     this.#held = [Buffer.from(tail)];
     this.#size = tail.length;
