@@ -15,17 +15,27 @@ export interface ParentWatch {
   stop(): void;
 }
 
+/**
+ * The parent as the process started under it, read when this module loads (with the command's
+ * module, long before it listens): read later, a wrapper killed the moment the command says it
+ * listens would already be gone, and the orphan would take init for the parent it started under.
+ */
+const STARTED_UNDER = process.ppid;
+
 export function watchParent(): ParentWatch {
-  const parent = process.ppid;
+  const parent = STARTED_UNDER;
   let timer: NodeJS.Timeout | undefined;
   const gone = new Promise<void>((resolve) => {
     // Started under init already (a container's entry point, a daemon): nothing to watch.
     if (parent <= 1) return;
-    timer = every(() => {
-      if (process.ppid === parent) return;
+    const check = () => {
+      if (process.ppid === parent) return false;
       clearInterval(timer);
       resolve();
-    }, POLL_MS);
+      return true;
+    };
+    if (check()) return;
+    timer = every(check, POLL_MS);
     timer.unref();
   });
   return { gone, stop: () => clearInterval(timer) };
