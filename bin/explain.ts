@@ -10,11 +10,14 @@ import { UsageError } from './command.ts';
 const LIKE_ENOUGH = 0.4;
 const NEAR_ENOUGH = 0.15;
 
-/** The codes of the model most like what was typed, best first: by their words (`body-marking`) or their letters (`UNK-BODY-MARKIN`). */
-export function closestCodes(typed: string, limit = 3): string[] {
+/**
+ * The codes of the model (or of `among`: the rules alone, for `--only`) most like what was typed,
+ * best first: by their words (`body-marking`) or their letters (`UNK-BODY-MARKIN`).
+ */
+export function closestCodes(typed: string, limit = 3, among: readonly { readonly id: string }[] = codes): string[] {
   const words = wordsOf(typed);
   const upper = typed.toUpperCase();
-  const ranked = codes
+  const ranked = among
     .map(({ id }) => ({ id, likeness: Math.max(wordsSimilarity(words, wordsOf(id)), 1 - textDistance(upper, id)) }))
     .sort((a, b) => b.likeness - a.likeness);
   const floor = Math.max(LIKE_ENOUGH, (ranked[0]?.likeness ?? 0) - NEAR_ENOUGH);

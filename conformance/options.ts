@@ -6,6 +6,7 @@ import { layouts } from '../mock/layouts.ts';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { didYouMean } from '../bin/did-you-mean.ts';
+import { closestCodes } from '../bin/explain.ts';
 import { parseFlags, UsageError, wholeNumberFlag } from '../bin/command.ts';
 import { probeReportFile, reportFileProblem, SYMLINK_REFUSED } from '../bin/report-file.ts';
 import { api } from '../spec/api.ts';
@@ -135,7 +136,9 @@ function parseOnly(values: readonly string[] | undefined): RuleId[] | undefined 
   const ids = values.flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase()).filter((v) => v !== '');
   if (!ids.length) throw new UsageError('--only needs at least one rule id');
   const unknown = ids.filter((id) => !ruleIds.includes(id as RuleId));
-  const guesses = unknown.map((id) => `${id}${didYouMean(id, ruleIds)}`).join(', ');
+  // Ranked as `explain` ranks a code typed, among the rules alone.
+  const guess = (id: string) => closestCodes(id, 3, api.rules).join(', ');
+  const guesses = unknown.map((id) => `${id}${guess(id) ? `; did you mean ${guess(id)}?` : ''}`).join(', ');
   if (unknown.length) throw new UsageError(`--only: unknown rule ${guesses}${guesses.includes('did you mean') ? '' : ' (`explain` lists every rule)'}`);
   return [...new Set(ids as RuleId[])];
 }

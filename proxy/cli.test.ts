@@ -105,13 +105,25 @@ describe('as a process', () => {
     expect(xml).toMatch(/<failure message="at \{site_id\}: is not a UUID[^"]*" type="READ-404">/);
   });
 
-  /** A target that takes requests and never answers: a stop then waits out its grace with the exchange in flight. */
-  async function silentTarget(): Promise<{ url: string; got: Promise<void>; close: () => void }> {
+  /**
+   * The proxy as a process in front of a target that takes requests and never answers, one
+   * request (its key under `scheme`) in flight: a stop then waits out its grace with it.
+   */
+  async function withExchangeInFlight(scheme: string, test: (proxy: ReturnType<typeof proxyProcess>) => Promise<void>): Promise<void> {
     let arrived!: () => void;
     const got = new Promise<void>((resolve) => (arrived = resolve));
     const server = createServer(() => arrived());
-    const url = await listen(server);
-    return { url, got, close: () => (server.closeAllConnections(), server.close()) };
+    const target = await listen(server);
+    try {
+      const proxy = proxyProcess(['--target', target, '--reporter', 'json']);
+      const url = await proxy.url;
+      void request(`${url}/sites/${mock.fixtures.siteId}`, { headers: { authorization: `${scheme} ${mock.fixtures.apiKey}` } }).then((r) => r.body.dump(), () => undefined);
+      await got;
+      await test(proxy);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   }
 
   /** Resolves once `seen()` holds, polling (a hang guard is the test's own timeout). */
@@ -120,13 +132,8 @@ describe('as a process', () => {
   }
   const stopping = (stderr: () => string) => until(() => /: stopping; 1 exchange\(s\) in flight/.test(stderr()));
 
-  it('a second SIGTERM while it stops changes nothing: said on stderr, the report still written, the exit code by --fail-on', async () => {
-    const silent = await silentTarget();
-    try {
-      const proxy = proxyProcess(['--target', silent.url, '--reporter', 'json']);
-      const url = await proxy.url;
-      void request(`${url}/sites/${mock.fixtures.siteId}`, { headers: { authorization: `Token ${mock.fixtures.apiKey}` } }).then((r) => r.body.dump(), () => undefined);
-      await silent.got;
+  it('a second SIGTERM while it stops changes nothing: said on stderr, the report still written, the exit code by --fail-on', () =>
+    withExchangeInFlight('Token', async (proxy) => {
       // Signals of a kind do not queue: the second is sent once the first is seen to be handled.
       proxy.child.kill('SIGTERM');
       await stopping(proxy.stderr);
@@ -136,18 +143,10 @@ describe('as a process', () => {
       const report = JSON.parse(proxy.stdout().slice(proxy.stdout().indexOf('\n') + 1)) as ProxyReport;
       expect(report.exchanges).toBe(1);
       expect(report.failures).toEqual({ 'the proxy stopped before the answer was complete': 1 });
-    } finally {
-      silent.close();
-    }
-  });
+    }));
 
-  it('a third signal forces the exit, saying so', async () => {
-    const silent = await silentTarget();
-    try {
-      const proxy = proxyProcess(['--target', silent.url, '--reporter', 'json']);
-      const url = await proxy.url;
-      void request(`${url}/sites/${mock.fixtures.siteId}`, { headers: { authorization: `Bearer ${mock.fixtures.apiKey}` } }).then((r) => r.body.dump(), () => undefined);
-      await silent.got;
+  it('a third signal forces the exit, saying so', () =>
+    withExchangeInFlight('Bearer', async (proxy) => {
       proxy.child.kill('SIGINT');
       await stopping(proxy.stderr);
       proxy.child.kill('SIGINT');
@@ -155,10 +154,7 @@ describe('as a process', () => {
       proxy.child.kill('SIGINT');
       expect(await proxy.exit).toBe(130);
       expect(proxy.stderr()).toMatch(/SIGINT a third time: exiting now, without the report/);
-    } finally {
-      silent.close();
-    }
-  });
+    }));
 
   it('-- COMMAND: the command runs with HSC_PROXY_URL, the proxy stops when it ends; exit by --fail-on when it passes, its own code when it fails', async () => {
     const client = `fetch(process.env.HSC_PROXY_URL + '/sites/${mock.fixtures.siteId}', { headers: { authorization: 'Token ${mock.fixtures.apiKey}' } }).then((r) => r.text()).then(() => process.exit(Number(process.argv[1])))`;

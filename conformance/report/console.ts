@@ -251,7 +251,7 @@ export function finalLine(report: Report, style: ConsoleStyle = { color: false }
  * (sanitize/scan.ts), and the notes are sanitized already (run/report.ts), so a cut here splits
  * no secret, only the report's words.
  */
-const oneLine = (note: string, width: number): string => {
+const noteLine = (note: string, width: number): string => {
   const flat = note.replace(/\s*\n\s*/g, ' ');
   if (flat.length <= width) return flat;
   const space = flat.lastIndexOf(' ', width - 12);
@@ -305,7 +305,7 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
   if (partly.length) lines.push('', bold(style, `JUDGED IN PART: ${partly.length} ${ofRows} (some of their probes not sent), by reason`), ...byReason(partly));
   // One line each (cut to the terminal, `[+N]` saying how many characters were left out), every word with --verbose.
   const width = Math.max(40, (style.columns ?? NOTE_WIDTH) - 4);
-  if (report.notes.length) lines.push('', bold(style, `NOTES${style.verbose ? '' : ' (one line each, [+N]: N characters more; --verbose shows them whole)'}`), ...(style.verbose ? report.notes : shortNotes(report).map((n) => oneLine(n, width))).map((n) => `  - ${printable(n)}`));
+  if (report.notes.length) lines.push('', bold(style, `NOTES${style.verbose ? '' : ' (one line each, [+N]: N characters more; --verbose shows them whole)'}`), ...(style.verbose ? report.notes : shortNotes(report).map((n) => noteLine(n, width))).map((n) => `  - ${printable(n)}`));
   lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');
 }
