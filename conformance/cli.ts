@@ -5,6 +5,7 @@
  * (or was skipped, with `--fail-on-skip`), 2 bad usage or a target the suite cannot use (one
  * line, no stack trace). Every byte it writes, to a stream or a file, passes the one sanitizer.
  */
+import { dirname, resolve } from 'node:path';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { REPORT_FILE_MODE, writeReportFile } from '../bin/report-file.ts';
@@ -307,7 +308,7 @@ function render(d: Destination, report: Report, style: ConsoleStyle): string {
     case 'console':
       return renderConsole(report, style);
     case 'json':
-      return renderJson(report);
+      return renderJson(report, typeof d.to === 'object' ? resolve(dirname(d.to.file)) : process.cwd());
     case 'junit':
       return renderJunit(report);
     case 'github':

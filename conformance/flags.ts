@@ -2,7 +2,6 @@
  * The defaults and flag descriptions of `conform`, kept free of heavy imports so `help` stays
  * instant (bin/cli.ts reads them without loading the model; the layouts' list is plain data).
  */
-import { PROGRAM } from '../bin/package-info.ts';
 import { layouts } from '../mock/layouts.ts';
 import { REPORT_SCHEMA_FILE } from './report/json.ts';
 
@@ -54,7 +53,7 @@ export const conformFlags: readonly string[] = [
   '                        gates that must cover everything; without it a run that skipped checks says on how many',
   '                        it rests, and why the others were skipped',
   '--reporter NAME         console, json, junit or github; repeatable (default console). json: the report whole, with',
-  `                        its $schema (${PROGRAM}/${REPORT_SCHEMA_FILE} of the installed package),`,
+  `                        its $schema (the package's ${REPORT_SCHEMA_FILE}, as a path from the report's folder),`,
   '                        format and tool version. github: GitHub Actions workflow commands on stdout, an ::error',
   '                        annotation per distinct failure and a ::warning per warning (GitHub shows 10 of each per',
   '                        step; the tenth then counts the rest), and, when GITHUB_STEP_SUMMARY is set (as in every',

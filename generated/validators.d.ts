@@ -42,7 +42,7 @@ export declare const validateAdditionalSftpAccount: Validator<AdditionalSftpAcco
 /** `#/$defs/FileNode` of schemas.json. */
 export declare const validateFileNode: Validator<FileNode>;
 /** `#/$defs/ApiKey` of schemas.json. */
-export declare const validateApiKey: Validator<ApiKey>;
+export declare const validateApiKeyRecord: Validator<ApiKey>;
 /** `#/$defs/ValidatedKey` of schemas.json. */
 export declare const validateValidatedKey: Validator<ValidatedKey>;
 /** `#/$defs/CompanyUser` of schemas.json. */

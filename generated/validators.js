@@ -2281,7 +2281,7 @@ return errors === 0;
 }
 validate68.evaluated = {"props":{"name":true,"path":true,"children":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateApiKey = validate69;
+export const validateApiKeyRecord = validate69;
 const pattern24 = new RegExp("^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)[.,][0-9]{3}(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)?$", "u");
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6279,7 +6279,7 @@ export const resourceValidators = Object.freeze({
   "Plugin": validatePlugin,
   "AdditionalSftpAccount": validateAdditionalSftpAccount,
   "FileNode": validateFileNode,
-  "ApiKey": validateApiKey,
+  "ApiKey": validateApiKeyRecord,
   "ValidatedKey": validateValidatedKey,
   "CompanyUser": validateCompanyUser,
   "Region": validateRegion,

@@ -182,7 +182,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     title: 'hosted-site-contract conform --reporter json',
     description: 'What each field means is documented on its type in conformance/types.ts (Report and the types it holds).',
     ...object<JsonReport>({
-      $schema: need({ ...text, description: `The package's export of this schema: <package name>/${REPORT_SCHEMA_FILE}.` }),
+      $schema: need({ ...text, description: `This schema (${REPORT_SCHEMA_FILE}, shipped in the package): a path relative to the report's folder, or to the working folder for a report on stdout.` }),
       format: need({ const: REPORT_FORMAT }),
       tool: need(object<JsonReport['tool']>({ name: need(text), version: need(text) })),
       ok: need(bool),

@@ -127,6 +127,13 @@ describe('generateValidators', () => {
     for (const entry of entries) expect((generated as Record<string, unknown>)[entry.exportName], entry.exportName).toBe(standalone.maps[entry.group][entry.key]);
   });
 
+  it("no export shares its name with a client method (an endpoint's name): the ApiKey record's validator is validateApiKeyRecord", () => {
+    const methods = new Set(api.endpoints.map((e) => e.name));
+    expect(Object.keys(generated).filter((name) => methods.has(name))).toEqual([]);
+    expect(typeof (generated as Record<string, unknown>).validateApiKeyRecord).toBe('function');
+    expect((generated as Record<string, unknown>).validateApiKeyRecord).toBe(generated.resourceValidators.ApiKey);
+  });
+
   it('keys each map by the names the model has: every resource, every endpoint, bodies and queries where they exist', () => {
     expect(Object.keys(generated.resourceValidators)).toEqual(api.resources.map((r) => r.name));
     expect(Object.keys(generated.responseValidators)).toEqual(api.endpoints.map((e) => e.name));

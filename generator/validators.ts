@@ -76,6 +76,15 @@ function querySchema(e: Endpoint, refTo: RefTo): JsonSchema {
   return objectSchema(e.queryParams, 'request', refTo);
 }
 
+/**
+ * `validate` + the resource, unless that is an endpoint's name (the client's method: `validateApiKey()`
+ * calls GET /validate), then `validate<Resource>Record`, so one name never means two things.
+ */
+function resourceValidatorName(api: Api, resource: string): string {
+  const name = identifier(`validate${resource}`);
+  return api.endpoints.some((e) => e.name === name) ? `${name}Record` : name;
+}
+
 /** Every schema, in the order `schemas.json` lists them: resources, then each endpoint's response, request, query. */
 export function validatorEntries(api: Api, refTo: RefTo = defRef): readonly ValidatorEntry[] {
   const resources = Object.entries(resourceSchemas(api, refTo)).map(
@@ -83,7 +92,7 @@ export function validatorEntries(api: Api, refTo: RefTo = defRef): readonly Vali
       group: 'resource',
       key: name,
       defName: name,
-      exportName: identifier(`validate${name}`),
+      exportName: resourceValidatorName(api, name),
       typeName: identifier(name),
       schema,
     }),

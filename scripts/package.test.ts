@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,9 +124,12 @@ describe('the installed command', () => {
   it('conform against the embedded mock passes (exit 0)', async () => {
     const ran = await sh(bin(), ['conform', '--reporter', 'json'], consumer);
     expect(ran.code, ran.stderr).toBe(0);
-    const report = JSON.parse(ran.stdout) as { summary: { failed: number; passed: number } };
+    const report = JSON.parse(ran.stdout) as { $schema: string; summary: { failed: number; passed: number } };
     expect(report.summary.failed).toBe(0);
     expect(report.summary.passed).toBeGreaterThan(0);
+    // Its $schema, read from the folder it ran in, is the schema the installed package ships.
+    expect(resolve(consumer, report.$schema)).toBe(join(consumer, 'node_modules', pkg.name, 'dist', 'generated', 'conformance-report.schema.json'));
+    expect(existsSync(resolve(consumer, report.$schema))).toBe(true);
   });
 
   it("diff compares a snapshot with the installed package's own (default --to outside a repository that has one)", async () => {

@@ -8,8 +8,9 @@
  * rate limit and stopped by its budget, with skipped rows; the validator refuses reports broken the ways a
  * drifting writer breaks them, so a pass means something.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -58,10 +59,27 @@ afterAll(async () => {
 const everyFailure = () => RUNS.flatMap((run) => [...runs[run].report.failures, ...runs[run].report.warnings]);
 
 describe('what made the report', () => {
-  it('names the schema as the package exports it, the format, and the tool with the version package.json states', () => {
+  it('names the format and the tool with the version package.json states, and a $schema that resolves from the working folder (stdout) to the schema', () => {
     for (const run of RUNS) {
       const { $schema, format, tool } = runs[run].report;
-      expect({ $schema, format, tool }, run).toEqual({ $schema: `${pkg.name}/${SCHEMA_FILE}`, format: 'hosted-site-contract/conformance-report@1', tool: { name: pkg.name, version: pkg.version } });
+      expect({ format, tool }, run).toEqual({ format: 'hosted-site-contract/conformance-report@1', tool: { name: pkg.name, version: pkg.version } });
+      expect(isAbsolute($schema), $schema).toBe(false);
+      expect(readFileSync(resolve(process.cwd(), $schema), 'utf8'), $schema).toBe(schemaText);
+    }
+  });
+
+  it('a report written to a file elsewhere names the schema relative to that file, as an editor resolves it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'hsc-json-schema-'));
+    try {
+      const file = join(folder, 'nested', 'report.json');
+      mkdirSync(dirname(file));
+      const code = await runConform(['--only', 'AUTH-401', '--reporter', 'json', '--output', file], { stdout: new Writable({ write: (_c, _e, done) => done() }), stderr: new Writable({ write: (_c, _e, done) => done() }), env: {} });
+      expect(code).toBe(0);
+      const { $schema } = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+      expect($schema).toMatch(/^(\.\.\/)+/);
+      expect(readFileSync(resolve(dirname(file), $schema), 'utf8')).toBe(schemaText);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

@@ -4,6 +4,8 @@
  * generator/conformance-report-schema.ts, shipped in the package as the diff's is), its format
  * and the tool's name and version.
  */
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { packageVersion, PROGRAM } from '../../bin/package-info.ts';
 import type { Report } from '../types.ts';
 
@@ -21,13 +23,31 @@ export interface Tool {
 
 export const reportingTool = (): Tool => ({ name: PROGRAM, version: packageVersion() });
 
+/**
+ * The schema file beside this module's generated/ (the repository's, or the installed package's
+ * dist/generated/: the same relative path from both).
+ */
+export const reportSchemaPath = (): string => fileURLToPath(new URL(`../../generated/${REPORT_SCHEMA_FILE}`, import.meta.url));
+
+/**
+ * The schema as a reference that resolves from where the report is read: relative to the
+ * report file's folder (stdout: the working folder), as editors resolve a relative `$schema`.
+ */
+export const schemaReference = (fromFolder: string): string => relative(fromFolder, reportSchemaPath()).split(sep).join('/');
+
 export interface JsonReport extends Report {
-  /** The schema as the package exports it (`<package>/conformance-report.schema.json`): Node's resolution finds it. */
+  /** The shipped schema, relative to the report's folder (see schemaReference). */
   readonly $schema: string;
   readonly format: typeof REPORT_FORMAT;
   readonly tool: Tool;
 }
 
-export const jsonReport = (report: Report): JsonReport => ({ $schema: `${PROGRAM}/${REPORT_SCHEMA_FILE}`, format: REPORT_FORMAT, tool: reportingTool(), ...report });
+/** `fromFolder`: where the report is written (its file's folder; stdout: the working folder). */
+export const jsonReport = (report: Report, fromFolder = process.cwd()): JsonReport => ({
+  $schema: schemaReference(fromFolder),
+  format: REPORT_FORMAT,
+  tool: reportingTool(),
+  ...report,
+});
 
-export const renderJson = (report: Report): string => `${JSON.stringify(jsonReport(report), null, 2)}\n`;
+export const renderJson = (report: Report, fromFolder?: string): string => `${JSON.stringify(jsonReport(report, fromFolder), null, 2)}\n`;
