@@ -14,7 +14,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../mock/server.ts';
 import { apiIdentity } from '../spec/identity.ts';
+import { blocksRunHere, docBlocks, LIVE_API, SITE_PLACEHOLDER, workflowSteps, type DocBlock } from './doc-blocks.test-kit.ts';
 import { build } from './build.ts';
 
 const run = promisify(execFile);
@@ -40,6 +42,7 @@ async function sh(file: string, args: readonly string[], cwd: string, env: NodeJ
 let work: string;
 let consumer: string;
 let packed: readonly string[];
+let tarball: string;
 const bin = () => join(consumer, 'node_modules', '.bin', pkg.name);
 
 beforeAll(async () => {
@@ -62,6 +65,7 @@ beforeAll(async () => {
   expect(pack.code, pack.stderr).toBe(0);
   const [listing] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
   packed = listing.files.map((f) => f.path);
+  tarball = join(work, listing.filename);
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // --prefer-offline: the runtime dependencies are in npm's cache since the repository's install.
@@ -196,6 +200,95 @@ describe("the proxy guide's CI block (docs/proxy.md), run as written", () => {
     expect(junit).toMatch(/<testsuites /);
     if (want === 1) expect(junit).toMatch(/type="AUTH-BEARER"/);
     else expect(junit).not.toMatch(/<failure /);
+  }, 120_000);
+});
+
+/**
+ * The docs' shell blocks and workflow steps that call the tool (scripts/doc-blocks.test-kit.ts),
+ * run as written by bash -e in a project that installed the package; a mock started apart stands
+ * in for the live API they name (its URL for `https://api.example.com/v2`, its site for
+ * `<site uuid>`, its key for the secret or for what `read` reads), and the workflow's variables
+ * for `${{ }}`. Each must end as the guide says: exit 0 against a conformant API, with the
+ * reports it names written.
+ */
+describe("the docs' shell blocks and CI steps, run as written (a mock stands in for the live API)", () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock({ port: 0 });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  const standIn = (text: string) =>
+    text
+      .replaceAll(LIVE_API, mock.url)
+      .replaceAll(SITE_PLACEHOLDER, mock.fixtures.siteId)
+      .replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (whole, name: string) => {
+        const value = { 'secrets.HSC_API_KEY': mock.fixtures.apiKey, 'vars.HSC_BASE_URL': mock.url, 'vars.HSC_SITE_ID': mock.fixtures.siteId }[name];
+        if (value === undefined) throw new Error(`no stand-in for ${whole}`);
+        return value;
+      });
+
+  /** A script in bash -e, in a folder of its own that sees the installed package, `stdin` fed. */
+  async function bash(script: string, env: Record<string, string>, stdin: string): Promise<Ran & { dir: string }> {
+    const dir = mkdtempSync(join(work, 'doc-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'doc', private: true, type: 'module' }));
+    symlinkSync(join(consumer, 'node_modules'), join(dir, 'node_modules'));
+    const child = spawn('bash', ['-e', '-c', script], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', HSC_API_KEY: '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(stdin);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return { code: code ?? -1, stdout, stderr, dir };
+  }
+
+  const outputs = (script: string) => [...script.matchAll(/--output\s+(\S+)/g)].map((m) => m[1]!.replace(/^"(.*)"$/, '$1'));
+
+  it('the blocks are found: the live-API quick starts and both CI steps among them', () => {
+    const here = blocksRunHere();
+    expect(here.filter((b) => b.lang === 'sh').length).toBeGreaterThanOrEqual(3);
+    expect(here.filter((b) => b.lang === 'yaml').map((b) => b.file)).toEqual(['README.md', 'docs/live-api.md']);
+  });
+
+  it.each(blocksRunHere().map((b) => [`${b.file}:${b.line} (${b.lang})`, b] as const))('%s', async (_, block: DocBlock) => {
+    const runs =
+      block.lang === 'sh'
+        ? [{ script: block.text.replace(/^npm install hosted-site-contract\b/m, `npm install --no-audit --no-fund --prefer-offline ${tarball}`), env: {} as Record<string, string> }]
+        : workflowSteps(block.text)
+            .filter((s) => /hosted-site-contract conform\b/.test(s.run ?? ''))
+            // A fragment's job variables (BASE_URL, SITE_ID) are the job's: the live API's.
+            .map((s) => ({ script: s.run!, env: { BASE_URL: mock.url, SITE_ID: mock.fixtures.siteId, ...Object.fromEntries(Object.entries(s.env).map(([k, v]) => [k, standIn(v)])) } }));
+    expect(runs.length).toBeGreaterThan(0);
+    for (const { script, env } of runs) {
+      // A block that reads the key reads it from the terminal (stdin here); any other finds it set.
+      const reads = /\bread -rs HSC_API_KEY\b/.test(script);
+      const ran = await bash(standIn(script), reads ? env : { HSC_API_KEY: mock.fixtures.apiKey, ...env }, `${mock.fixtures.apiKey}\n`);
+      const said = `${script}\n--- exit ${ran.code}\n${ran.stdout}\n${ran.stderr}`;
+      expect(ran.code, said).toBe(0);
+      expect(ran.stdout + ran.stderr, said).toMatch(/✓ conforms on \d+ of \d+ checks/);
+      for (const file of outputs(script)) expect(readFileSync(join(ran.dir, file), 'utf8'), file).toMatch(/^<\?xml|^\{/);
+    }
+  }, 240_000);
+
+  it("the library guide's client example compiles and runs against the API (docs/library.md)", async () => {
+    const example = docBlocks().find((b) => b.file === 'docs/library.md' && b.lang === 'ts')!;
+    const dir = mkdtempSync(join(work, 'doc-ts-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'doc-ts', private: true, type: 'module' }));
+    symlinkSync(join(consumer, 'node_modules'), join(dir, 'node_modules'));
+    writeFileSync(join(dir, 'example.ts'), standIn(example.text));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, outDir: 'out', types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')] }, files: ['example.ts'] }),
+    );
+    const tsc = await sh(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], dir);
+    expect(tsc.stdout + tsc.stderr, 'tsc').toBe('');
+    const ran = await sh(process.execPath, ['out/example.js'], dir, { HSC_API_KEY: mock.fixtures.apiKey });
+    expect(ran.code, ran.stderr).toBe(0);
+    // The acknowledged operation, then the ApiError of an unknown site: 404 with the API's reason.
+    expect(ran.stdout.trim()).toMatch(/^environment:run-wp-cli-command-[0-9a-f-]{36} 404 \S/);
   }, 120_000);
 });
 
