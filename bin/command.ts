@@ -71,11 +71,26 @@ export function wholeNumberFlag<F>(flag: string, text: string | undefined, fallb
   return n;
 }
 
+/**
+ * `--runs -1` as `--runs=-1`: no flag begins with a digit, so a negative number after a flag that
+ * takes a value is that value, and the flag's own check says what it accepts.
+ */
+function negativeNumbersJoined(args: readonly string[], options: FlagOptions): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = /^--([\w-]+)$/.exec(args[i]!)?.[1];
+    const next = args[i + 1];
+    if (flag !== undefined && options[flag]?.type === 'string' && next !== undefined && /^-\d/.test(next)) out.push(`--${flag}=${args[++i]}`);
+    else out.push(args[i]!);
+  }
+  return out;
+}
+
 /** `node:util` parseArgs, strict, no positionals; its errors become one-line `UsageError`s. */
 export function parseFlags<const T extends FlagOptions>(args: readonly string[], options: T): FlagValues<T> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: false, tokens: true });
+    parsed = parseArgs({ args: negativeNumbersJoined(args, options), options, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     // An argument that is no flag may be a key pasted in the wrong place: never echoed.

@@ -129,6 +129,7 @@ const SECRETS: readonly (readonly [string, readonly string[], NodeJS.ProcessEnv,
   ['a key echoed back in a usage error', ['--mock-variant', SECRET], { HSC_API_KEY: SECRET }, /no variant named '\[redacted HSC_API_KEY\]'/],
   ['a key left as a stray argument (`--api-key= KEY`)', ['--api-key=', SECRET], {}, /unexpected argument \(not echoed/],
   ['a key beginning with a dash', ['--base-url', 'http://127.0.0.1:1/v2', '--site-id', UUID, '--api-key', `-${SECRET}`], {}, /--api-key needs a value; for a value that begins with '-', write --api-key=VALUE/],
+  ['a negative number, read as the value it is', ['--runs', '-1'], {}, /--runs needs a whole number from 1 to 10000, not '-1'/],
   ['a base URL path carrying a token', ['--base-url', `http://127.0.0.1:1/api;token=${SECRET}`, '--site-id', UUID], { HSC_API_KEY: KEY }, /must end in \/v2/],
 ];
 

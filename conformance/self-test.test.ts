@@ -13,7 +13,7 @@ import { UsageError } from '../bin/command.ts';
 import type { Variant } from '../mock/variant.ts';
 import { catalogue } from '../mock/variants/index.ts';
 import { operatorNamed } from '../spec/operators/index.ts';
-import { judgeVariant, parseShard, shardOf, summarize, type RunResult, type SelfTestReport } from './self-test.ts';
+import { judgeVariant, parseShard, runSelfTest, shardOf, summarize, type RunResult, type SelfTestReport } from './self-test.ts';
 import { WorkerPool } from './self-test-worker.ts';
 
 const fault: Variant = { name: 'f', kind: 'fault', rule: 'ACK-202', endpoint: 'clearCdnCache', description: '', hooks: {} };
@@ -102,6 +102,21 @@ describe('parseShard', () => {
 
   it.each(['0/2', '3/2', 'a/b', '1/0', '1', '/3', '1/3/5', ' 1/3', '-1/3', '1.5/3', '99999999999999999999/99999999999999999999'])('refuses %s', (text) => {
     expect(() => parseShard(text)).toThrow(UsageError);
+  });
+});
+
+describe('self-test --variants given a name, not a file', () => {
+  it.each([
+    ['a variant of the catalogue', 'extra-fields-everywhere', /--variants takes a module file; 'extra-fields-everywhere' is a variant of the catalogue: run it with --only extra-fields-everywhere/],
+    ['a near miss of one', 'extra-field', /--variants: no file extra-field .*; for a variant of the catalogue: --only extra-fields-everywhere$/],
+    ['nothing like one', 'no-such-module.mts', /--variants: no file no-such-module\.mts \(a module whose export `variants` lists variants\)$/],
+  ])('%s: one line that says which flag runs it', async (_, given, want) => {
+    const refused = await runSelfTest(['--variants', given]).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(UsageError);
+    expect((refused as Error).message).toMatch(want);
   });
 });
 

@@ -9,7 +9,8 @@
  * `--shard i/n` runs one deterministic slice, so the jobs of a CI matrix share the catalogue.
  */
 import { availableParallelism } from 'node:os';
-import { didYouMean } from '../bin/did-you-mean.ts';
+import { existsSync } from 'node:fs';
+import { didYouMean, nearest } from '../bin/did-you-mean.ts';
 import { parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { mapConcurrently } from './concurrently.ts';
@@ -182,6 +183,12 @@ export async function runSelfTest(args: readonly string[]): Promise<number> {
   // A module of the user's own variants runs beside the catalogue (alone with --only).
   let extra: readonly Variant[] = [];
   if (flags.variants !== undefined) {
+    // A variant's name where a module file is due: say which flag runs it.
+    if (!existsSync(flags.variants)) {
+      if (catalogue.some((v) => v.name === flags.variants)) throw new UsageError(`--variants takes a module file; '${flags.variants}' is a variant of the catalogue: run it with --only ${flags.variants}`);
+      const near = nearest(flags.variants, catalogue.map((v) => v.name))[0];
+      throw new UsageError(`--variants: no file ${flags.variants} (a module whose export \`variants\` lists variants)${near ? `; for a variant of the catalogue: --only ${near}` : ''}`);
+    }
     try {
       extra = await loadVariants(flags.variants);
     } catch (error) {

@@ -6,6 +6,7 @@
  * to every member. Rule ids and operations are read from the model. What a field means is said
  * once, on its type; the banner travels as `$comment`, as in `schemas.json`.
  */
+import { fileURLToPath } from 'node:url';
 import type { Echo } from '../conformance/checks/credentials.ts';
 import type { JsonReport } from '../conformance/report/json.ts';
 import { REPORT_FORMAT, REPORT_SCHEMA_FILE } from '../conformance/report/json.ts';
@@ -28,6 +29,7 @@ import type {
 } from '../conformance/types.ts';
 import { operation } from '../spec/queries.ts';
 import { bannerLines, normalizeText, type Generate } from './output.ts';
+import { describedByType } from './type-descriptions.ts';
 
 const GENERATOR = 'generator/conformance-report-schema.ts';
 
@@ -222,10 +224,14 @@ export const generateConformanceReportSchema: Generate = (api) => [
     path: REPORT_SCHEMA_FILE,
     contents: normalizeText(
       JSON.stringify(
-        reportSchema(
-          bannerLines(api, GENERATOR).join(' '),
-          api.rules.map((r) => r.id),
-          api.endpoints.map(operation),
+        describedByType(
+          reportSchema(
+            bannerLines(api, GENERATOR).join(' '),
+            api.rules.map((r) => r.id),
+            api.endpoints.map(operation),
+          ),
+          fileURLToPath(new URL('../conformance/report/json.ts', import.meta.url)),
+          'JsonReport',
         ),
         null,
         2,

@@ -13,7 +13,10 @@ import { PROGRAM } from '../bin/package-info.ts';
 import { codes, explanation } from '../spec/codes.ts';
 import { apiIdentity } from '../spec/identity.ts';
 import { catalogue } from '../mock/variants/index.ts';
+import { REPORT_SCHEMA_FILE } from '../conformance/report/json.ts';
 import type { Variant } from '../mock/variant.ts';
+
+const root = new URL('../', import.meta.url);
 
 const BANNER = `<!-- written by scripts/reference-docs.ts from the code (npm run docs); do not edit: a test fails on drift -->`;
 
@@ -65,16 +68,62 @@ function variantsDoc(): string {
   ].join('\n');
 }
 
+type Schema = { type?: string | string[]; const?: unknown; enum?: unknown[]; $ref?: string; description?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; $defs?: Record<string, Schema> };
+
+/** A schema's type in a word or two: `string`, `array of Failure`, `"…@1"`. */
+function typeOf(s: Schema): string {
+  if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
+  if (s.enum) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ');
+  if (s.$ref) return s.$ref.split('/').at(-1)!;
+  if (s.anyOf ?? s.oneOf) return (s.anyOf ?? s.oneOf)!.map(typeOf).join(' or ');
+  if (s.type === 'array') return `array of ${s.items ? typeOf(s.items) : 'any'}`;
+  return Array.isArray(s.type) ? s.type.join(' or ') : (s.type ?? 'any');
+}
+
+/** Every field of a schema's object, nested objects one level down as `parent.child`. */
+function fieldRows(schema: Schema, prefix = '', depth = 0): string[] {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, field]) => [
+    `| \`${prefix}${name}\` | ${cell(typeOf(field))} | ${schema.required?.includes(name) ? 'yes' : ''} | ${cell(field.description ?? '')} |`,
+    ...(depth === 0 && field.properties ? fieldRows(field, `${prefix}${name}.`, depth + 1) : []),
+  ]);
+}
+
+function schemaSection(title: string, file: string): string[] {
+  const schema = JSON.parse(readFileSync(new URL(`generated/${file}`, root), 'utf8')) as Schema & { title?: string };
+  return [
+    `## ${title}`,
+    '',
+    `\`${file}\` (in the package: \`${PROGRAM}/${file}\`)${schema.description ? `: ${cell(schema.description)}` : ''}`,
+    '',
+    '| field | type | required | what it holds |',
+    '|---|---|---|---|',
+    ...fieldRows(schema),
+    '',
+  ];
+}
+
+function reportsDoc(): string {
+  return [
+    BANNER,
+    '',
+    '# Report formats',
+    '',
+    `What each command writes is in its flags (\`${PROGRAM} help conform\`, \`help proxy\`, \`help diff\`; [commands.md](commands.md)); how to read a run's report, in [the live-API guide](../live-api.md#reports). The JSON reports follow these schemas, shipped in the package and checked against real runs by the tests.`,
+    '',
+    ...schemaSection('conform --reporter json', REPORT_SCHEMA_FILE),
+    ...schemaSection('diff --format json', 'contract-diff.schema.json'),
+  ].join('\n');
+}
+
 /** Each reference file, by its path in the repository, and its text. */
 export function referenceDocs(): readonly { readonly path: string; readonly text: string }[] {
   return [
     { path: 'docs/reference/commands.md', text: commandsDoc() },
     { path: 'docs/reference/rules.md', text: rulesDoc() },
     { path: 'docs/reference/variants.md', text: variantsDoc() },
+    { path: 'docs/reference/reports.md', text: reportsDoc() },
   ];
 }
-
-const root = new URL('../', import.meta.url);
 
 /** The files that differ from what the code writes (missing ones too). */
 export function staleReferenceDocs(): string[] {
