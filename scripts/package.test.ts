@@ -260,7 +260,9 @@ describe("the docs' shell blocks and CI steps, run as written (a mock stands in 
         : workflowSteps(block.text)
             .filter((s) => /hosted-site-contract conform\b/.test(s.run ?? ''))
             // A fragment's job variables (BASE_URL, SITE_ID) are the job's: the live API's.
-            .map((s) => ({ script: s.run!, env: { BASE_URL: mock.url, SITE_ID: mock.fixtures.siteId, ...Object.fromEntries(Object.entries(s.env).map(([k, v]) => [k, standIn(v)])) } }));
+            .map((s) => ({ script: s.run!, env: { BASE_URL: mock.url, SITE_ID: mock.fixtures.siteId, ...Object.fromEntries(Object.entries(s.env).map(([k, v]) => [k, standIn(v)])) } }))
+            // A CI step runs the same without npx, from the project's own bin.
+            .flatMap((r) => [r, { ...r, script: r.script.replace(/npx (--no-install )?hosted-site-contract/g, './node_modules/.bin/hosted-site-contract') }]);
     expect(runs.length).toBeGreaterThan(0);
     for (const { script, env } of runs) {
       // A block that reads the key reads it from the terminal (stdin here); any other finds it set.
