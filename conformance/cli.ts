@@ -10,6 +10,8 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { REPORT_FILE_MODE, writeReportFile } from '../bin/report-file.ts';
 import { didYouMean } from '../bin/did-you-mean.ts';
+import { CONFIG_SCHEMA_REF, printableConfig } from '../bin/config.ts';
+import { conformFlagOptions } from './flags.ts';
 import { SetupError, UsageError } from '../bin/command.ts';
 import { startMock, type MockFixtures } from '../mock/server.ts';
 import { LETTER_VARIANT } from '../mock/variants/conformant.ts';
@@ -67,6 +69,11 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
   const stdout = sanitizer.writer(io.stdout);
   const stderr = sanitizer.writer(io.stderr);
   const options = parseConformArgs(args, io.env);
+  if (args.includes('--print-config')) {
+    // Checked as a run would take it (above), then shown, not run.
+    await new Promise((done) => stdout.write(printableConfig('conform', args, conformFlagOptions, CONFIG_SCHEMA_REF), done));
+    return 0;
+  }
   if (options.live) sanitizer.add(keySecret(options.live.apiKey, 'HSC_API_KEY'));
   if (options.other) sanitizer.add(keySecret(options.other.apiKey, 'HSC_OTHER_API_KEY'));
   const suite = io.suite ?? (await import('./suite.ts')).defaultSuite;

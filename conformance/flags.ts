@@ -2,6 +2,7 @@
  * The defaults and flag descriptions of `conform`, kept free of heavy imports so `help` stays
  * instant (bin/cli.ts reads them without loading the model; the layouts' list is plain data).
  */
+import { configFlagRows } from '../bin/config.ts';
 import { layouts } from '../mock/layouts.ts';
 import { REPORT_SCHEMA_FILE } from './report/json.ts';
 
@@ -15,6 +16,38 @@ export const DEFAULT_MAX_WAIT_S = 60;
 /** Answers are read up to this size; a longer one is judged unreadable (ASM-BODY-BOUNDS). */
 export const DEFAULT_MAX_BODY_KB = 1024;
 export const DEFAULT_CONCURRENCY = 8;
+
+/** The flags as `parseFlags` reads them; a config file's `conform` section takes the same, in camelCase. */
+export const conformFlagOptions = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'site-id': { type: 'string' },
+  'other-api-key': { type: 'string' },
+  'other-site-id': { type: 'string' },
+  'allow-destructive': { type: 'boolean' },
+  'allow-live': { type: 'boolean' },
+  'allow-key-in-url': { type: 'boolean' },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'state-window-s': { type: 'string' },
+  'max-wait-s': { type: 'string' },
+  'max-body-kb': { type: 'string' },
+  rate: { type: 'string' },
+  'max-requests': { type: 'string' },
+  'max-duration': { type: 'string' },
+  concurrency: { type: 'string' },
+  only: { type: 'string', multiple: true },
+  strict: { type: 'boolean' },
+  'fail-on-skip': { type: 'boolean' },
+  reporter: { type: 'string', multiple: true },
+  output: { type: 'string' },
+  verbose: { type: 'boolean' },
+  'mock-variant': { type: 'string' },
+  'mock-layout': { type: 'string' },
+  config: { type: 'string' },
+  'print-config': { type: 'boolean' },
+} as const;
 
 export const conformFlags: readonly string[] = [
   '--base-url URL          the API to test; its path must end in /v2 (default: start the embedded mock and test it)',
@@ -66,6 +99,7 @@ export const conformFlags: readonly string[] = [
   '--mock-variant NAME     without --base-url: run the embedded mock as this catalogue variant (see self-test --list)',
   '--mock-layout NAME      without --base-url: arrange the embedded mock\'s data and timing as this layout',
   `                        (${layouts.map((l) => l.name).join(', ')})`,
+  ...configFlagRows('conform', 24),
   '',
   'exit codes: 0 conforms, 1 a check failed (or, with --fail-on-skip, was skipped), 2 bad usage or a target the suite cannot use',
 ];

@@ -13,7 +13,8 @@ import { api } from '../spec/api.ts';
 import { formatRegex } from '../spec/formats.ts';
 import type { RuleId } from '../spec/model.ts';
 import { parseDuration } from './schedule/budget.ts';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
+import { conformFlagOptions, DEFAULT_CONCURRENCY, DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
+import { withConfig } from '../bin/config.ts';
 
 export type ReporterName = 'console' | 'json' | 'junit' | 'github';
 const REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'github'];
@@ -209,34 +210,7 @@ function stepSummary(chosen: readonly Destination[], env: NodeJS.ProcessEnv): st
 }
 
 export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformOptions {
-  const flags = parseFlags(args, {
-    'base-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    'site-id': { type: 'string' },
-    'other-api-key': { type: 'string' },
-    'other-site-id': { type: 'string' },
-    'allow-destructive': { type: 'boolean' },
-    'allow-live': { type: 'boolean' },
-    'allow-key-in-url': { type: 'boolean' },
-    seed: { type: 'string' },
-    runs: { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    'state-window-s': { type: 'string' },
-    'max-wait-s': { type: 'string' },
-    'max-body-kb': { type: 'string' },
-    rate: { type: 'string' },
-    'max-requests': { type: 'string' },
-    'max-duration': { type: 'string' },
-    concurrency: { type: 'string' },
-    only: { type: 'string', multiple: true },
-    strict: { type: 'boolean' },
-    'fail-on-skip': { type: 'boolean' },
-    reporter: { type: 'string', multiple: true },
-    output: { type: 'string' },
-    verbose: { type: 'boolean' },
-    'mock-variant': { type: 'string' },
-    'mock-layout': { type: 'string' },
-  });
+  const flags = parseFlags(withConfig('conform', args, conformFlagOptions, env), conformFlagOptions);
 
   let live: ConformOptions['live'];
   let other: ConformOptions['other'];

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { withConfig } from '../bin/config.ts';
 import { reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { Sanitizer } from '../sanitize/sanitizer.ts';
 import { BREAKING, type ChangeClass } from './change.ts';
@@ -56,7 +57,7 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   const sanitizer = io.sanitizer ?? new Sanitizer();
   const stdout = sanitizer.writer(io.stdout);
   const stderr = sanitizer.writer(io.stderr);
-  const flags = parseFlags(args, diffFlagOptions);
+  const flags = parseFlags(withConfig('diff', args, diffFlagOptions, process.env, io.cwd ?? process.cwd()), diffFlagOptions);
   if (flags.from === undefined || flags.from === '') throw new UsageError('--from REF|FILE is required');
   if (flags.to === '') throw new UsageError('--to needs a ref or a file');
   if (flags.output === '') throw new UsageError('--output needs a file');

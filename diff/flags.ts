@@ -1,4 +1,5 @@
-/** The flags of `diff`, kept free of imports so `help` stays instant (bin/cli.ts reads them). */
+/** The flags of `diff`, kept free of heavy imports so `help` stays instant (bin/cli.ts reads them). */
+import { configFlagRows } from '../bin/config.ts';
 
 export const DIFF_FORMATS = ['markdown', 'json', 'junit'] as const;
 export const FAIL_ON = ['client-breaking', 'server-breaking', 'any'] as const;
@@ -10,6 +11,7 @@ export const diffFlagOptions = {
   format: { type: 'string' },
   output: { type: 'string' },
   'fail-on': { type: 'string' },
+  config: { type: 'string' },
 } as const;
 
 export const diffFlags: readonly string[] = [
@@ -28,6 +30,7 @@ export const diffFlags: readonly string[] = [
   '',
   'classes: client-breaking (existing client code may fail), server-breaking (a server that conformed may now',
   'fail the suite), deprecated, knowledge (what the document now states that it did not, and the readings made where it is silent), compatible',
+  ...configFlagRows('diff', 19),
   '',
   'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',
   'a snapshot that cannot be read or is not valid (its shape, or parts that disagree: a key given twice, a',

@@ -1,6 +1,7 @@
 /** Every output module, and the one call that runs them all: the model in, all of generated/ out. */
 import type { Api } from '../spec/model.ts';
 import { generateClient } from './client.ts';
+import { generateConfigSchema } from './config-schema.ts';
 import { generateConformanceReportSchema } from './conformance-report-schema.ts';
 import { generateContract } from './contract.ts';
 import { generateContractDiffSchema } from './contract-diff-schema.ts';
@@ -10,7 +11,7 @@ import { generateTypes } from './types.ts';
 import { generateValidators } from './validators.ts';
 
 /** One entry per output module; a new output is one more line here. */
-export const outputs: readonly Generate[] = [generateTypes, generateValidators, generateClient, generateOpenApi, generateContract, generateContractDiffSchema, generateConformanceReportSchema];
+export const outputs: readonly Generate[] = [generateTypes, generateValidators, generateClient, generateOpenApi, generateContract, generateContractDiffSchema, generateConformanceReportSchema, generateConfigSchema];
 
 /**
  * Runs every output module and returns their files sorted by path (code-unit order, not locale

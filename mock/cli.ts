@@ -1,6 +1,8 @@
 /** `hosted-site-contract mock`: runs the reference mock until SIGINT or SIGTERM, or until the process that started it goes away. */
 import { watchParent } from '../bin/parent-watch.ts';
 import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
+import { withConfig } from '../bin/config.ts';
+import { mockFlagOptions } from './flags.ts';
 import { didYouMean } from '../bin/did-you-mean.ts';
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { parseRateLimit } from './rate-limit.ts';
@@ -34,7 +36,7 @@ const listenErrors: Readonly<Record<string, string>> = {
  * environment's, not a failed check: `SetupError`, exit 2.
  */
 export async function runMock(args: readonly string[], sanitizer?: Sanitizer): Promise<number> {
-  const flags = parseFlags(args, { host: { type: 'string' }, port: { type: 'string' }, variant: { type: 'string' }, fault: { type: 'string' }, layout: { type: 'string' }, 'unmarked-fields': { type: 'string' }, log: { type: 'string' }, 'rate-limit': { type: 'string' } });
+  const flags = parseFlags(withConfig('mock', args, mockFlagOptions), mockFlagOptions);
   // --variant, as conform --mock-variant and self-test name the catalogue's entries; --fault, its older spelling, still read.
   if (flags.variant !== undefined && flags.fault !== undefined) throw new UsageError('--variant and --fault name the same thing: give one');
   const variantName = flags.variant ?? flags.fault;

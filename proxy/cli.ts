@@ -15,7 +15,8 @@ import { probeReportFile, reportFileProblem, writeReportFile } from '../bin/repo
 import { oneOf, parseFlags, SetupError, UsageError, wholeNumberFlag } from '../bin/command.ts';
 import { packageVersion, PROGRAM } from '../bin/package-info.ts';
 import { DEFAULT_MAX_BODY_KB } from '../conformance/flags.ts';
-import { DEFAULT_TIMEOUT_MS } from './flags.ts';
+import { withConfig } from '../bin/config.ts';
+import { DEFAULT_TIMEOUT_MS, proxyFlagOptions } from './flags.ts';
 import { keySecret, Sanitizer, type SanitizedStream } from '../sanitize/sanitizer.ts';
 import { api } from '../spec/api.ts';
 import { judgeExchange, type JudgedExchange, type SeenRequest, type SeenResponse } from './judge.ts';
@@ -49,24 +50,12 @@ interface ProxyArgs {
   readonly command?: readonly string[];
 }
 
-export function parseProxyArgs(args: readonly string[]): ProxyArgs {
+export function parseProxyArgs(given: readonly string[], env: NodeJS.ProcessEnv = process.env): ProxyArgs {
+  const args = withConfig('proxy', given, proxyFlagOptions, env);
   const dashes = args.indexOf('--');
   const command = dashes < 0 ? undefined : args.slice(dashes + 1);
   if (command?.length === 0) throw new UsageError('-- must be followed by a command to run through the proxy (e.g. -- npm test)');
-  const flags = parseFlags(dashes < 0 ? args : args.slice(0, dashes), {
-    target: { type: 'string' },
-    host: { type: 'string' },
-    port: { type: 'string' },
-    'max-body-kb': { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    reporter: { type: 'string', multiple: true },
-    output: { type: 'string' },
-    'fail-on': { type: 'string' },
-    'exit-after': { type: 'string' },
-    annotate: { type: 'boolean' },
-    strict: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-  });
+  const flags = parseFlags(dashes < 0 ? args : args.slice(0, dashes), proxyFlagOptions);
   if (flags.target === undefined) throw new UsageError('--target is required: the base URL of the server to forward to');
   let target: URL;
   try {

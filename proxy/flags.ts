@@ -1,8 +1,26 @@
 /** The proxy's flags as `help proxy` shows them: kept light, so `help` loads nothing of the proxy. */
 import { DEFAULT_MAX_BODY_KB } from '../conformance/flags.ts';
+import { configFlagRows } from '../bin/config.ts';
 import { apiIdentity } from '../spec/identity.ts';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The flags as `parseFlags` reads them; a config file's `proxy` section takes the same, in camelCase. */
+export const proxyFlagOptions = {
+  target: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'max-body-kb': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  reporter: { type: 'string', multiple: true },
+  output: { type: 'string' },
+  'fail-on': { type: 'string' },
+  'exit-after': { type: 'string' },
+  annotate: { type: 'boolean' },
+  strict: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  config: { type: 'string' },
+} as const;
 
 export const proxyFlags: readonly string[] = [
   `--target URL       the server to forward to, its base URL ending in ${apiIdentity.basePath} (a live API, the mock, anything)`,
@@ -20,6 +38,7 @@ export const proxyFlags: readonly string[] = [
   '--verbose          one line for every exchange, not only those with a problem',
   '-- COMMAND ...     run COMMAND with HSC_PROXY_URL set to the proxy\'s URL, and stop when it ends (a CI step in one',
   '                   foreground command, through npx or not); the exit code is the command\'s when it fails, else the proxy\'s',
+  ...configFlagRows('proxy', 19),
   '',
   'each problem: its side (client: the request; server: the answer), its rule, where, and why',
   'not judged, and counted so: HEAD and OPTIONS (the document defines neither), 429 (ASM-THROTTLE-429), a 304 to a',

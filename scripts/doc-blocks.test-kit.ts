@@ -82,6 +82,7 @@ export const RAN_ELSEWHERE: readonly { readonly file: string; readonly holds: st
   { file: 'docs/spec-upgrades.md', holds: 'name: contract diff', by: 'diff/readme-example.test.ts', how: 'runs its diffs against files standing in for the refs, and checks the job' },
   { file: 'docs/self-test.md', holds: 'self-test --shard ${{ matrix.shard }}/3', by: '.ci/run', how: 'CI runs the three shards of the matrix, as written' },
   { file: 'docs/self-test.md', holds: "fault('backup-id-string'", by: 'scripts/doc-blocks.test.ts', how: 'the excerpt is the catalogue entry, word for word' },
+  { file: 'docs/config.md', holds: '"conform": {', by: 'bin/config.test.ts', how: 'valid under the generated schema, and read by conform and the proxy' },
   { file: 'docs/library.md', holds: "from 'hosted-site-contract/client'", by: 'scripts/package.test.ts', how: 'compiled and run in a consumer project against a mock' },
 ];
 
