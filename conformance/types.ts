@@ -316,8 +316,10 @@ export interface CheckSummary {
   readonly outcome: Outcome;
   /** Exchanges the check judged. */
   readonly exchanges: number;
-  /** Time spent on the answers it judged, in ms (a STATE row: its property's whole run); absent when nothing was judged. */
+  /** Time spent on the answers it judged, in ms, concurrent ones added up (a STATE row: its property's whole run); absent when nothing was judged. */
   readonly ms?: number;
+  /** When, from the run's start, the first exchange it judged was sent and the last one answered (ms): its wall time, which concurrency does not add up. */
+  readonly wall?: { readonly fromMs: number; readonly toMs: number };
   /**
    * On a failed row: the distinct failures that broke this rule here, listed in `failures` or not
    * (at most a few are kept). Summed over the rows: the report's `summary.ruleViolations`.

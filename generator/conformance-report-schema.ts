@@ -118,6 +118,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     outcome: need(oneOf<Outcome>()('passed', 'failed', 'skipped')),
     exchanges: need(count),
     ms: may(ms),
+    wall: may(object<NonNullable<CheckSummary['wall']>>({ fromMs: need(ms), toMs: need(ms) })),
     failures: may(count),
     occurrences: may(count),
     reason: may(text),

@@ -2,11 +2,12 @@
  * The JUnit XML reporter: one testsuite per rule, one testcase per operation (the report's rows),
  * one `<failure>` per failed row naming each distinct failure of the row once, with how often it
  * occurred (a failure that broke several rules shows under each of their rows; a scenario's under
- * the row of the action it is about), `<skipped>` with the reason. With `--fail-on-skip`, one more
- * testcase is the coverage gate: it fails, naming the skipped rows per reason, when any was
- * skipped, so a CI that reads only JUnit sees the gate's verdict. What made the report and its
- * counts travel as properties: the tool and its version, distinct failures, rule violations and
- * failing exchanges, coverage, skipped rows per reason group, accepted changes per operation.
+ * the row of the action it is about), `<skipped message>` with the reason. With `--fail-on-skip`,
+ * one more testcase is the coverage gate: it fails, naming the skipped rows per reason, when any
+ * was skipped, so a CI that reads only JUnit sees the gate's verdict. What made the report and its
+ * counts travel as properties, once (on the first suite): the tool and its version, distinct
+ * failures, rule violations and failing exchanges, coverage, skipped rows per reason group,
+ * accepted changes per operation. Times are wall times (rows run side by side are not added up).
  * Every value is escaped, and characters XML 1.0 cannot carry (most control characters, lone
  * surrogates) are replaced. The output is valid under the Jenkins xUnit plugin's JUnit schema
  * (`junit-10.xsd` beside this file, checked by `junit-xsd.test.ts`), which CI tools hold JUnit
@@ -34,6 +35,14 @@ export function xmlEscape(text: string): string {
 export const attr = (text: string): string => xmlEscape(text).replace(/\n/g, '&#10;');
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/** The wall time of rows run side by side: from the first one's first request to the last answer of any (not their sum). */
+const wallOf = (rows: readonly CheckSummary[]): number => {
+  const spans = rows.flatMap((r) => (r.wall ? [r.wall] : []));
+  return spans.length ? Math.max(...spans.map((s) => s.toMs)) - Math.min(...spans.map((s) => s.fromMs)) : 0;
+};
+
+const firstLine = (text: string) => text.split('\n')[0]!;
 
 function details(f: Failure): string {
   const lines = [
@@ -77,11 +86,11 @@ function failureElement(row: CheckSummary, own: readonly Failure[]): string {
 
 function testcase(row: CheckSummary, own: readonly Failure[], warnings: readonly Failure[]): string {
   // No `assertions` (the exchanges judged): the Jenkins JUnit schema rejects it; the JSON report has them.
-  const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="${seconds(row.ms ?? 0)}">`;
+  const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="${seconds(wallOf([row]))}">`;
   const body: string[] = [];
   if (row.outcome === 'failed') body.push(failureElement(row, own));
-  // The reason as content, line breaks kept (the schema would take a `message` attribute too).
-  else if (row.outcome === 'skipped') body.push(`      <skipped>${xmlEscape(row.reason ?? 'skipped')}</skipped>`);
+  // The reason as the message CI tools show, and whole as content, line breaks kept.
+  else if (row.outcome === 'skipped') body.push(`      <skipped message="${attr(firstLine(row.reason ?? 'skipped'))}">${xmlEscape(row.reason ?? 'skipped')}</skipped>`);
   const out = [...(row.outcome !== 'skipped' && row.reason ? [`note: ${row.reason}`] : []), ...warnings.map((w) => `warning: ${details(w)}`)];
   if (out.length) body.push(`      <system-out>${xmlEscape(out.join('\n\n'))}</system-out>`);
   return body.length ? `${open}\n${body.join('\n')}\n    </testcase>` : `${open}</testcase>`;
@@ -105,7 +114,7 @@ export const GATE = { suite: 'coverage gate', name: '--fail-on-skip: every check
  * With `--fail-on-skip`, the gate as a testcase of its own: failed when any row was skipped, its
  * message the count, its text the skipped rows per reason group. Undefined without the flag.
  */
-function gateSuite(report: Report, properties: string): { xml: string; failed: boolean } | undefined {
+function gateSuite(report: Report): { xml: string; failed: boolean } | undefined {
   if (report.options.failOnSkip !== true) return undefined;
   const skipped = report.summary.skipped;
   const open = `    <testcase classname="${attr(GATE.suite)}" name="${attr(GATE.name)}" time="0.000">`;
@@ -120,7 +129,6 @@ function gateSuite(report: Report, properties: string): { xml: string; failed: b
     : `${open}</testcase>`;
   const xml = [
     `  <testsuite name="${attr(GATE.suite)}" tests="1" failures="${skipped ? 1 : 0}" errors="0" skipped="0" time="0.000" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
-    `    <properties>\n${properties}\n    </properties>`,
     testcase,
     '  </testsuite>',
   ].join('\n');
@@ -148,18 +156,19 @@ export function renderJunit(report: Report): string {
   ]
     .map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`)
     .join('\n');
-  const suites = rules.map((rule) => {
+  // The run's properties once, on the first suite (the Jenkins schema has them on suites only).
+  const suites = rules.map((rule, i) => {
     const rows = report.checks.filter((c) => c.rule === rule);
     const failed = rows.filter((c) => c.outcome === 'failed').length;
     const skipped = rows.filter((c) => c.outcome === 'skipped').length;
     return [
-      `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(rows.reduce((sum, c) => sum + (c.ms ?? 0), 0))}" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
-      `    <properties>\n${properties.replace(/^ {6}/gm, '      ')}\n    </properties>`,
+      `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(wallOf(rows))}" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
+      ...(i === 0 ? [`    <properties>\n${properties}\n    </properties>`] : []),
       ...rows.map((c) => testcase(c, byPair(report.failures, c), byPair(report.warnings, c))),
       '  </testsuite>',
     ].join('\n');
   });
-  const gate = gateSuite(report, properties);
+  const gate = gateSuite(report);
   const total = report.checks.length + (gate ? 1 : 0);
   const failed = report.summary.failed + (gate?.failed ? 1 : 0);
   return [

@@ -14,7 +14,7 @@ import { rulesOf, type FailureGroup } from '../failures.ts';
 import { shrinkFailures, type ShrinkBudget } from '../shrink.ts';
 import { wasSent, type CheckContext, type Check, type Deadline, type Exchange, type Probe, type Scenario, type ScenarioOutcome, type ScenarioRun, type Send, type ShrinkSummary, type StateSpend } from '../types.ts';
 import type { RunBudget } from '../schedule/budget.ts';
-import { messageOf, type RunJudge } from './judge.ts';
+import { messageOf, stretch, type RunJudge } from './judge.ts';
 import type { Phase, Planned, RunPlan } from './plan.ts';
 import { clipped } from './report.ts';
 
@@ -264,6 +264,7 @@ function recordScenario(judge: RunJudge, scenario: Scenario, order: number, outc
   for (const op of ops) judge.tally(scenario.rule, op).exchanges++;
   // The property's whole run is the action's row's duration (the read's row shares it, and is not counted twice).
   if (ops[0]) judge.tally(scenario.rule, ops[0]).ms += ms;
+  for (const op of ops) stretch(judge.tally(scenario.rule, op), ms);
   if (outcome.partly !== undefined) for (const e of scenario.endpoints) judge.skips.push({ rule: scenario.rule, endpoint: e, reason: outcome.partly });
   if (!outcome.verdict) return;
   // The property relates an action and the read that shows it: which of the two is wrong, no

@@ -21,14 +21,23 @@ import { attemptsOf, notJudged, notJudgedReason, wasSent, type Check, type Check
 
 export interface Tally {
   exchanges: number;
-  /** Time spent waiting on the answers judged (ms): the row's duration in reports. */
+  /** Time spent waiting on the answers judged (ms), concurrent ones added up. */
   ms: number;
+  /** When the first exchange judged was sent and the last one answered (epoch ms): the row's wall time. */
+  first?: number;
+  last?: number;
   /** Probes of the row's own rule judged, per mutation operator they came from. */
   operators?: Map<string, number>;
 }
 
 /** How long an exchange took, answered or not. */
 const tookMs = (exchange: Exchange): number => exchange.response?.ms ?? exchange.failure?.ms ?? 0;
+
+/** A row judged something that took `ms` and ended now: its wall span grows to hold it. */
+export function stretch(row: Tally, ms: number, now = Date.now()): void {
+  row.first = Math.min(row.first ?? Infinity, now - ms);
+  row.last = Math.max(row.last ?? -Infinity, now);
+}
 
 export interface JudgeInput {
   readonly checks: readonly Check[];
@@ -150,6 +159,7 @@ export class RunJudge {
       const row = this.tally(check.rule, op);
       row.exchanges++;
       row.ms += tookMs(exchange);
+      stretch(row, tookMs(exchange));
       const operator = exchange.probe.operator?.id;
       if (operator && check.rule === exchange.probe.rule) (row.operators ??= new Map()).set(operator, (row.operators.get(operator) ?? 0) + 1);
       let verdict: Verdict | undefined;
@@ -173,6 +183,7 @@ export class RunJudge {
       const row = this.tally(exchange.probe.rule, op);
       row.exchanges++;
       row.ms += tookMs(exchange);
+      stretch(row, tookMs(exchange));
       broken.push({ rule: exchange.probe.rule, verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message } });
     }
     if (broken.length) this.failureLog.record(order, { ...mergeVerdicts(broken), operation: op, probe: exchange.probe.title, exchange }, replay);

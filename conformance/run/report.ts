@@ -92,7 +92,7 @@ export function buildReport(input: ReportInput): Report {
   const reasons = reasonsByPair(judge.skips);
   const maybe = reasonsByPair(judge.maybeSkips);
   const failed = (rule: RuleId, op: string) => failureLog.row(rule, op);
-  const checksSummary = summarize(rules, { tallies: judge.tallies, failed, reasons, maybe, sentTo: judge.sentTo, target, options });
+  const checksSummary = summarize(rules, { tallies: judge.tallies, failed, reasons, maybe, sentTo: judge.sentTo, target, options, startedAt: input.startedAt });
   // A failure under a rule --only left out (a transport failure) still gets its row.
   for (const { failure: f } of kept) {
     if (input.inRules(f.rule) || (f.verdict.severity ?? 'error') !== 'error' || checksSummary.some((c) => c.rule === f.rule && c.operation === f.operation)) continue;
@@ -256,6 +256,8 @@ interface SummaryInput {
   readonly sentTo: ReadonlyMap<string, number>;
   readonly target: Target;
   readonly options: CheckOptions;
+  /** The run's start (epoch ms): rows' wall spans are counted from it. */
+  readonly startedAt: number;
 }
 
 /** One row per (rule, operation) in scope, plus any pair judged outside its rule's scope. */
@@ -291,10 +293,11 @@ function row(rule: Rule, e: Endpoint | undefined, op: string, input: SummaryInpu
   const exchanges = t?.exchanges ?? 0;
   const notes = e ? conflictWords(rule, e, input.options) : [];
   const ms = Math.round(t?.ms ?? 0);
+  const wall = t?.first !== undefined && t.last !== undefined ? { wall: { fromMs: Math.max(0, Math.round(t.first - input.startedAt)), toMs: Math.max(0, Math.round(t.last - input.startedAt)) } } : {};
   const failed = input.failed(rule.id, op);
   const operators = t?.operators?.size ? { operators: [...t.operators].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, probes]) => ({ id, probes })) } : {};
-  if (failed) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, ms, ...failed, ...operators }, [...notes, ...partly(skipped)]);
-  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges, ms, ...operators }, [...notes, ...partly(skipped)]);
+  if (failed) return withReason({ rule: rule.id, operation: op, outcome: 'failed', exchanges, ms, ...wall, ...failed, ...operators }, [...notes, ...partly(skipped)]);
+  if (exchanges > 0) return withReason({ rule: rule.id, operation: op, outcome: 'passed', exchanges, ms, ...wall, ...operators }, [...notes, ...partly(skipped)]);
   // Nothing judged it: what certainly kept it from being judged; else what the run knows of it
   // (a flag it needs, or why no valid request could be built, outranks an answer that never came:
   // that answer could not have judged it); else the answers that never came.
