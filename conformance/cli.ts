@@ -32,6 +32,7 @@ import { renderGithub } from './report/github.ts';
 import { renderJobSummary } from './report/job-summary.ts';
 import { createProgress } from './report/progress.ts';
 import { renderJson } from './report/json.ts';
+import { renderCtrf } from './report/ctrf.ts';
 import { renderJunit } from './report/junit.ts';
 import { runConformance, type FailureWanted, type Suite } from './runner.ts';
 import type { Report, Target } from './types.ts';
@@ -320,5 +321,7 @@ function render(d: Destination, report: Report, style: ConsoleStyle): string {
       return renderJunit(report);
     case 'github':
       return renderGithub(report);
+    case 'ctrf':
+      return renderCtrf(report);
   }
 }

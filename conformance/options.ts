@@ -16,8 +16,10 @@ import { parseDuration } from './schedule/budget.ts';
 import { conformFlagOptions, DEFAULT_CONCURRENCY, DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
 import { withConfig } from '../bin/config.ts';
 
-export type ReporterName = 'console' | 'json' | 'junit' | 'github';
-const REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'github'];
+export type ReporterName = 'console' | 'json' | 'junit' | 'github' | 'ctrf';
+const REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'github', 'ctrf'];
+/** The reporters that write a document, to a file with --output: json, junit, ctrf. */
+type Document = 'json' | 'junit' | 'ctrf';
 
 /** Where one reporter writes: a stream or a file. */
 export interface Destination {
@@ -144,9 +146,9 @@ function parseOnly(values: readonly string[] | undefined): RuleId[] | undefined 
   return [...new Set(ids as RuleId[])];
 }
 
-/** The second file of `--output` when both json and junit are asked for: the same name, the other extension. */
-export function siblingFile(file: string, reporter: 'json' | 'junit'): string {
-  const ext = reporter === 'json' ? '.json' : '.xml';
+/** Another document's file of `--output` (json, junit and ctrf asked for together): the same name, its extension. */
+export function siblingFile(file: string, reporter: Document): string {
+  const ext = { json: '.json', junit: '.xml', ctrf: '.ctrf.json' }[reporter];
   const current = extname(file);
   return current ? `${file.slice(0, -current.length)}${ext}` : `${file}${ext}`;
 }
@@ -165,7 +167,7 @@ function checkWritable(file: string, label = '--output'): void {
   if (existing?.isSymbolicLink()) throw new UsageError(`${label}: ${path} cannot be written (${SYMLINK_REFUSED})`);
   if (existing?.isDirectory()) throw new UsageError(`${label}: ${path} is a directory, not a file`);
   if (existing && !existing.isFile() && !existing.isCharacterDevice()) {
-    throw new UsageError(`${label}: ${path} is a pipe or socket, not a file${label === '--output' ? ' (without --output, a single json, junit or github report goes to stdout)' : ''}`);
+    throw new UsageError(`${label}: ${path} is a pipe or socket, not a file${label === '--output' ? ' (without --output, a single json, junit, ctrf or github report goes to stdout)' : ''}`);
   }
   try {
     probeReportFile(path);
@@ -182,11 +184,11 @@ function checkWritable(file: string, label = '--output'): void {
 function destinations(reporterFlags: readonly string[] | undefined, output: string | undefined): Destination[] {
   const names = [...new Set(reporterFlags?.length ? reporterFlags : ['console'])];
   const bad = names.filter((n) => !REPORTERS.includes(n as ReporterName));
-  if (bad.length) throw new UsageError(`--reporter must be console, json, junit or github, not '${bad[0]}'${didYouMean(bad[0]!, REPORTERS)}`);
+  if (bad.length) throw new UsageError(`--reporter must be ${REPORTERS.slice(0, -1).join(', ')} or ${REPORTERS.at(-1)}, not '${bad[0]}'${didYouMean(bad[0]!, REPORTERS)}`);
   const reports = names.filter((n): n is Exclude<ReporterName, 'console'> => n !== 'console');
-  const documents = reports.filter((n): n is 'json' | 'junit' => n === 'json' || n === 'junit');
+  const documents = reports.filter((n): n is Document => n === 'json' || n === 'junit' || n === 'ctrf');
   const files: readonly ReporterName[] = output === undefined ? [] : documents.length ? documents : reports;
-  if (output !== undefined && !files.length) throw new UsageError('--output needs --reporter json, junit or github');
+  if (output !== undefined && !files.length) throw new UsageError('--output needs --reporter json, junit, ctrf or github');
   const onStdout = reports.filter((n) => !files.includes(n));
   if (onStdout.length > 1) throw new UsageError(`--reporter ${onStdout[0]} and --reporter ${onStdout[1]} together need --output FILE (one report at most goes to stdout)`);
   const chosen = names.map((reporter): Destination => {
@@ -194,9 +196,11 @@ function destinations(reporterFlags: readonly string[] | undefined, output: stri
     const r = reporter as Exclude<ReporterName, 'console'>;
     const at = files.indexOf(r);
     if (at < 0) return { reporter: r, to: 'stdout' };
-    // A second file is only ever the other of json and junit.
-    return { reporter: r, to: { file: at === 0 ? output! : siblingFile(output!, r as 'json' | 'junit') } };
+    // A second file is only ever another document: the same name, that document's extension.
+    return { reporter: r, to: { file: at === 0 ? output! : siblingFile(output!, r as Document) } };
   });
+  const written = chosen.flatMap((d) => (typeof d.to === 'object' ? [resolve(d.to.file)] : []));
+  if (new Set(written).size < written.length) throw new UsageError(`--output ${output}: the ${files.join(' and ')} reports would share one file; name the first with another extension (e.g. .out)`);
   for (const d of chosen) if (typeof d.to === 'object') checkWritable(d.to.file);
   return chosen;
 }

@@ -37,14 +37,15 @@ export const attr = (text: string): string => xmlEscape(text).replace(/\n/g, '&#
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /** The wall time of rows run side by side: from the first one's first request to the last answer of any (not their sum). */
-const wallOf = (rows: readonly CheckSummary[]): number => {
+export const wallOf = (rows: readonly CheckSummary[]): number => {
   const spans = rows.flatMap((r) => (r.wall ? [r.wall] : []));
   return spans.length ? Math.max(...spans.map((s) => s.toMs)) - Math.min(...spans.map((s) => s.fromMs)) : 0;
 };
 
 const firstLine = (text: string) => text.split('\n')[0]!;
 
-function details(f: Failure): string {
+/** A failure whole, as text: what was sent and answered, the seed and the curl line (JUnit's and CTRF's trace). */
+export function details(f: Failure): string {
   const lines = [
     `${f.title}`,
     ...(f.rules.length > 1 ? [`rules: ${f.rules.join(', ')} (${rulesTogether(f)})`] : []),
@@ -67,6 +68,9 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  * A failed row's `<failure>`: its first distinct failure's title with the true count of the others
  * (not only of those listed) and of their occurrences, every listed one in full, once.
  */
+/** The failures of a row: those that broke its rule at its operation. */
+export const rowFailures = (list: readonly Failure[], row: CheckSummary): Failure[] => list.filter((f) => f.rules.includes(row.rule) && f.operation === row.operation);
+
 function failureElement(row: CheckSummary, own: readonly Failure[]): string {
   const total = Math.max(row.failures ?? 0, own.length);
   const occurrences = Math.max(row.occurrences ?? 0, own.reduce((n, f) => n + f.occurrences, 0));
@@ -137,7 +141,6 @@ function gateSuite(report: Report): { xml: string; failed: boolean } | undefined
 
 export function renderJunit(report: Report): string {
   const rules = [...new Set(report.checks.map((c) => c.rule))];
-  const byPair = (list: readonly Failure[], c: CheckSummary) => list.filter((f) => f.rules.includes(c.rule) && f.operation === c.operation);
   const tool = reportingTool();
   const properties = [
     ['tool', tool.name],
@@ -164,7 +167,7 @@ export function renderJunit(report: Report): string {
     return [
       `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(wallOf(rows))}" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
       ...(i === 0 ? [`    <properties>\n${properties}\n    </properties>`] : []),
-      ...rows.map((c) => testcase(c, byPair(report.failures, c), byPair(report.warnings, c))),
+      ...rows.map((c) => testcase(c, rowFailures(report.failures, c), rowFailures(report.warnings, c))),
       '  </testsuite>',
     ].join('\n');
   });
