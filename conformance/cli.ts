@@ -33,6 +33,7 @@ import { renderJobSummary } from './report/job-summary.ts';
 import { createProgress } from './report/progress.ts';
 import { renderJson } from './report/json.ts';
 import { renderCtrf } from './report/ctrf.ts';
+import { applyBaseline, baselineOf, renderBaseline } from './baseline.ts';
 import { renderJunit } from './report/junit.ts';
 import { runConformance, type FailureWanted, type Suite } from './runner.ts';
 import type { Report, Target } from './types.ts';
@@ -185,7 +186,19 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
         ),
       ],
     };
-    return (await writeReports(bounded, options, io, { stdout, stderr, sanitizer })) ?? (report.ok ? 0 : 1);
+    let judged = options.baseline ? applyBaseline(bounded, options.baseline) : bounded;
+    if (options.writeBaseline !== undefined) {
+      const written = baselineOf(judged, options.baseline);
+      try {
+        await writeReportFile(options.writeBaseline, sanitizer.text(renderBaseline(written)));
+      } catch (error) {
+        stderr.write(`${PREFIX}: cannot write the baseline to ${options.writeBaseline}: ${sanitizer.message(error)}\n`);
+        return 2;
+      }
+      stderr.write(`${PREFIX}: baseline of ${written.findings.length} finding${written.findings.length === 1 ? '' : 's'} written to ${options.writeBaseline}\n`);
+      judged = applyBaseline(bounded, { file: options.writeBaseline, findings: written.findings });
+    }
+    return (await writeReports(judged, options, io, { stdout, stderr, sanitizer })) ?? (judged.ok ? 0 : 1);
   } finally {
     progress.end();
     await send.close();

@@ -15,6 +15,7 @@ import type { RuleId } from '../spec/model.ts';
 import { parseDuration } from './schedule/budget.ts';
 import { conformFlagOptions, DEFAULT_CONCURRENCY, DEFAULT_MAX_BODY_KB, DEFAULT_MAX_WAIT_S, DEFAULT_RUNS, DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './flags.ts';
 import { withConfig } from '../bin/config.ts';
+import { readBaseline, type Baseline } from './baseline.ts';
 
 export type ReporterName = 'console' | 'json' | 'junit' | 'github' | 'ctrf';
 const REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'github', 'ctrf'];
@@ -64,6 +65,10 @@ export interface ConformOptions {
   readonly mockVariant?: string;
   /** Without --base-url: the layout of data and timing the embedded mock runs in. */
   readonly mockLayout?: string;
+  /** Known findings: the gate fails only on the others (conformance/baseline.ts). */
+  readonly baseline?: Baseline;
+  /** Where this run's findings are written as a baseline. */
+  readonly writeBaseline?: string;
 }
 
 const ruleIds: readonly RuleId[] = api.rules.map((r) => r.id);
@@ -272,6 +277,8 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     verbose: flags.verbose ?? false,
     ...(flags['mock-variant'] !== undefined ? { mockVariant: flags['mock-variant'] } : {}),
     ...(flags['mock-layout'] !== undefined ? { mockLayout: checkedLayout(flags['mock-layout']) } : {}),
+    ...(flags.baseline !== undefined ? { baseline: readBaseline(flags.baseline) } : {}),
+    ...(flags['write-baseline'] !== undefined ? { writeBaseline: (checkWritable(flags['write-baseline'], '--write-baseline'), flags['write-baseline']) } : {}),
   };
 }
 

@@ -231,6 +231,8 @@ export interface Failure {
    * runs them all, in order, waiting where the property waited.
    */
   readonly sequence?: readonly SequenceStep[];
+  /** A finding the run's --baseline lists: the reason it gives. Known findings do not fail the run. */
+  readonly known?: string;
 }
 
 /** Another occurrence of a failure: what was sent and what the check said, not the answer (it had the same status). */
@@ -335,6 +337,8 @@ export interface CheckSummary {
    * other rules' probes).
    */
   readonly operators?: readonly { readonly id: string; readonly probes: number }[];
+  /** A failed row whose every failure the run's --baseline lists: it does not fail the run. */
+  readonly known?: true;
 }
 
 /** How much of one rule the run judged: its rows (in-scope operations) checked, and why the others were not. */
@@ -379,6 +383,19 @@ export interface Consumption {
   readonly otherIds?: true;
 }
 
+/** What a baseline did to a run: how many findings it knew, and its entries the run no longer met. */
+export interface BaselineUse {
+  readonly file: string;
+  /** Distinct failures the baseline lists: reported as known, not failing the run. */
+  readonly known: number;
+  /** Distinct failures it does not list: these fail the run. */
+  readonly new: number;
+  /** Entries whose rows were judged and showed no such finding: fixed, to remove from the file. */
+  readonly gone: readonly string[];
+  /** Entries whose rows this run did not judge (skipped, or left out by --only): neither met nor fixed. */
+  readonly notJudged: readonly string[];
+}
+
 export interface Report {
   readonly ok: boolean;
   readonly seed: number;
@@ -414,6 +431,8 @@ export interface Report {
   readonly stateShrinking?: readonly StateSpend[];
   /** How the run was paced, what the target's throttling and the run's budget left unjudged, and what the budget bought. */
   readonly schedule?: Schedule;
+  /** With --baseline: the file, the findings it knew and the new ones, and its entries that no longer occur. */
+  readonly baseline?: BaselineUse;
 }
 
 /**

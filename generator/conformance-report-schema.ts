@@ -11,6 +11,7 @@ import type { Echo } from '../conformance/checks/credentials.ts';
 import type { JsonReport } from '../conformance/report/json.ts';
 import { REPORT_FORMAT, REPORT_SCHEMA_FILE } from '../conformance/report/json.ts';
 import type {
+  BaselineUse,
   CheckSummary,
   Consumption,
   Coverage,
@@ -111,6 +112,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     occurrences: need({ type: 'integer', minimum: 1 }),
     examples: may(list(object<FailureExample>({ probe: need(text), title: need(text), request: need(request) }))),
     sequence: may(list(object<SequenceStep>({ method: need(text), path: need(text), body: may(text), afterMs: may(ms), curl: need(text) }))),
+    known: may(text),
   });
   const row = object<CheckSummary>({
     rule: need(rule),
@@ -123,6 +125,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     occurrences: may(count),
     reason: may(text),
     operators: may(list(object<NonNullable<CheckSummary['operators']>[number]>({ id: need(text), probes: need({ type: 'integer', minimum: 1 }) }))),
+    known: may({ const: true }),
   });
   const rowsWhy = list(object<RuleCoverage['skipped'][number]>({ operation: need(text), reason: need(text) }));
   const coverage = object<Coverage>({
@@ -216,6 +219,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
       shrinking: may(shrinking),
       stateShrinking: may(list(stateSpend)),
       schedule: may(schedule),
+      baseline: may(object<BaselineUse>({ file: need(text), known: need(count), new: need(count), gone: need(list(text)), notJudged: need(list(text)) })),
     }),
   };
 }

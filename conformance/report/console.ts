@@ -12,6 +12,7 @@ import { count } from '../checks/values.ts';
 import { reasonGroups } from '../coverage.ts';
 import { alsoIn, rulesTogether } from '../failures.ts';
 import type { CheckSummary, Failure, Report } from '../types.ts';
+import { fingerprint } from '../baseline.ts';
 
 export interface ConsoleStyle {
   readonly color: boolean;
@@ -231,13 +232,19 @@ export function finalLine(report: Report, style: ConsoleStyle = { color: false }
   const partly = inPart ? `, ${inPart} judged in part` : '';
   // Coverage as a figure: a ✓ over part of the checks says how large a part, in yellow on a terminal.
   const share = `on ${checked} ${ofTotal} (${percent(checked, total)})`;
+  const known = report.baseline?.known ?? 0;
+  if (report.ok && known) {
+    const on = s.skipped ? yellow(style, share) : share;
+    return `${green(style, '✓ conforms')}, but for ${count(known, 'known finding')} (baseline ${report.baseline!.file}), ${on}: ${s.passed} passed${partly}, ${s.failed} failed (known), ${s.skipped} skipped, ${warnings} — ${tailed}`;
+  }
   if (report.ok) {
     if (!s.skipped) return `${green(style, '✓ conforms')} ${share}: ${s.passed} passed${partly}, ${s.failed} failed, 0 skipped, ${warnings} — ${tailed}`;
     return `${green(style, '✓ conforms')} ${yellow(style, share)}${partly} — ${s.skipped} skipped: ${reasons}; ${warnings} — ${tailed}`;
   }
   const failOnSkip = report.options.failOnSkip === true && s.skipped > 0;
   const why = [
-    ...(s.distinctFailures ? [`${failureCounts(report)}${s.skipped ? `, on ${checked} ${ofTotal}` : ''}`] : []),
+    ...(report.baseline?.new ? [`${count(report.baseline.new, 'new distinct failure')} (not in the baseline ${report.baseline.file}; ${report.baseline.known} known)`] : []),
+    ...(s.distinctFailures && !report.baseline?.new ? [`${failureCounts(report)}${s.skipped ? `, on ${checked} ${ofTotal}` : ''}`] : []),
     ...(failOnSkip ? [`${s.distinctFailures ? count(s.skipped, 'check') : `${s.skipped} ${ofTotal}`} skipped (--fail-on-skip)`] : []),
   ];
   const counts = `${s.passed} passed${partly}, ${s.failed} failed, ${s.skipped ? '' : '0 skipped, '}${warnings}`;
@@ -289,10 +296,13 @@ function shortNotes(report: Report): string[] {
 
 export function renderConsole(report: Report, style: ConsoleStyle = { color: false }): string {
   const lines: string[] = [`${PROGRAM} ${packageVersion()} conform: ${report.target} (spec ${report.specVersion})`];
-  if (report.failures.length) {
+  const fresh = report.failures.filter((f) => f.known === undefined);
+  if (fresh.length) {
     const listed = report.failures.length < report.summary.distinctFailures ? `; ${report.failures.length} listed, see the notes` : '';
-    lines.push('', bold(style, red(style, `FAILURES: ${failureCounts(report)}${listed}`)), ...grouped(report.failures, style));
+    const known = report.baseline?.known ? ` (${report.baseline.new} new; ${report.baseline.known} known, below)` : '';
+    lines.push('', bold(style, red(style, `FAILURES: ${failureCounts(report)}${known}${listed}`)), ...grouped(fresh, style));
   }
+  lines.push(...baselineLines(report, style));
   if (report.warnings.length) lines.push('', bold(style, yellow(style, `WARNINGS (${report.warnings.length})`)), ...grouped(report.warnings, style));
   // A passing run's table says one thing 26 times: one line, unless --verbose asks for it.
   const quiet = report.ok && !report.warnings.length && !style.verbose;
@@ -308,6 +318,18 @@ export function renderConsole(report: Report, style: ConsoleStyle = { color: fal
   if (report.notes.length) lines.push('', bold(style, `NOTES${style.verbose ? '' : ' (one line each, [+N]: N characters more; --verbose shows them whole)'}`), ...(style.verbose ? report.notes : shortNotes(report).map((n) => noteLine(n, width))).map((n) => `  - ${printable(n)}`));
   lines.push('', ...shrinkingLine(report), finalLine(report, style), '');
   return lines.join('\n');
+}
+
+/** The baseline's known findings one line each (never silent), and its entries the run no longer met. */
+function baselineLines(report: Report, style: ConsoleStyle): string[] {
+  const b = report.baseline;
+  if (!b) return [];
+  const known = report.failures.filter((f) => f.known !== undefined);
+  return [
+    ...(known.length ? ['', bold(style, `KNOWN (${known.length}, in the baseline ${b.file}: they do not fail the run)`), ...known.map((f) => `  ~ ${fingerprint(f)}: ${printable(f.title)} — ${printable(f.known!)}`)] : []),
+    ...(b.gone.length ? ['', bold(style, green(style, `FIXED (${b.gone.length} baseline entries no longer occur: remove them, or rewrite the file with --write-baseline)`)), ...b.gone.map((g) => `  - ${printable(g)}`)] : []),
+    ...(b.notJudged.length ? ['', `BASELINE: ${b.notJudged.length} ${b.notJudged.length === 1 ? 'entry' : 'entries'} not judged this run (their rows were skipped or left out): kept`] : []),
+  ];
 }
 
 /** After a run against the embedded mock, where to go from here (the CLI says it on stderr, after the report). */

@@ -19,7 +19,7 @@ addFormats.default(ajv);
 const validate = ajv.compile(schema);
 
 interface Ctrf {
-  results: { summary: Record<string, number>; tests: { testId: string; name: string; status: string; message?: string; trace?: string; duration: number }[] };
+  results: { summary: { tests: number; passed: number; failed: number; skipped: number }; tests: { testId: string; name: string; status: string; message?: string; trace?: string; duration: number }[] };
 }
 
 async function ctrf(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; doc: Ctrf; json: { checks: { rule: string; operation: string; outcome: string }[] } }> {

@@ -8,17 +8,19 @@
  */
 import type { CheckSummary, Report } from '../types.ts';
 import { reportingTool } from './json.ts';
-import { details, rowFailures, wallOf } from './junit.ts';
+import { details, knownMessage, rowFailures, wallOf } from './junit.ts';
 
 export const CTRF_SPEC_VERSION = '0.0.0';
 
 function test(row: CheckSummary, report: Report, start: number) {
   const own = rowFailures(report.failures, row);
-  const message = row.outcome === 'failed' ? own[0]?.title ?? row.reason : row.outcome === 'skipped' ? row.reason : undefined;
+  const message = row.known ? knownMessage(own) : row.outcome === 'failed' ? own[0]?.title ?? row.reason : row.outcome === 'skipped' ? row.reason : undefined;
   return {
     testId: `${row.rule} ${row.operation}`,
     name: `${row.rule} ${row.operation}`,
-    status: row.outcome,
+    // A row whose failures the baseline knows does not fail the run: skipped, its raw status kept.
+    status: row.known ? 'skipped' : row.outcome,
+    ...(row.known ? { rawStatus: 'failed (known: in the baseline)' } : {}),
     duration: wallOf([row]),
     ...(row.wall ? { start: start + row.wall.fromMs, stop: start + row.wall.toMs } : {}),
     suite: [row.rule],
@@ -42,7 +44,14 @@ export function renderCtrf(report: Report): string {
       tool: { name: tool.name, version: tool.version },
       summary: { tests: tests.length, passed: counted('passed'), failed: counted('failed'), skipped: counted('skipped'), pending: 0, other: 0, start, stop: start + report.durationMs },
       tests,
-      extra: { target: report.target, specVersion: report.specVersion, seed: report.seed, ok: report.ok, coverage: { checked: report.coverage.checked, total: report.coverage.total } },
+      extra: {
+        target: report.target,
+        specVersion: report.specVersion,
+        seed: report.seed,
+        ok: report.ok,
+        coverage: { checked: report.coverage.checked, total: report.coverage.total },
+        ...(report.baseline ? { baseline: report.baseline } : {}),
+      },
     },
   };
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -23,15 +23,16 @@ export const escapeData = (text: string): string => text.replace(/%/g, '%25').re
 export const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /** One workflow command; each line of `lines` shown as written, its control characters escaped. */
-const command = (kind: 'error' | 'warning', title: string, lines: readonly string[]): string =>
+const command = (kind: 'error' | 'warning' | 'notice', title: string, lines: readonly string[]): string =>
   `::${kind} title=${escapeProperty(printable(title))}::${escapeData(lines.map(printable).join('\n'))}`;
 
-function annotation(f: Failure): string {
+function annotation(f: Failure, kind: 'error' | 'warning' | 'notice' = f.severity): string {
   const response = f.response
     ? `response: ${f.response.status} in ${f.response.ms} ms`
     : `response: none (${f.transport ? `${f.transport.kind}: ${f.transport.message}` : 'not sent'})`;
-  return command(f.severity, `${f.rules.join(' + ')} on ${f.operation}`, [
+  return command(kind, `${kind === 'notice' ? 'known (baseline): ' : ''}${f.rules.join(' + ')} on ${f.operation}`, [
     f.title,
+    ...(f.known !== undefined ? [`in the baseline: ${f.known}`] : []),
     ...(f.rules.length > 1 ? [`rules: ${f.rules.join(', ')} (${rulesTogether(f)})`] : []),
     // A failure of several rules gives one reason per line (see mergeVerdicts).
     ...f.message.split('\n'),
@@ -47,9 +48,9 @@ function annotation(f: Failure): string {
 function annotations(kind: 'error' | 'warning', listed: readonly Failure[], total: number, slots: number): string[] {
   const shown = listed.slice(0, total > slots ? slots - 1 : slots);
   const more = total - shown.length;
-  if (more <= 0) return shown.map(annotation);
+  if (more <= 0) return shown.map((f) => annotation(f));
   const what = kind === 'error' ? count(more, 'more distinct failure') : count(more, 'more warning');
-  return [...shown.map(annotation), command(kind, what, [`${what} than GitHub annotates in one step: the job summary lists them, and --reporter json has each in full.`])];
+  return [...shown.map((f) => annotation(f)), command(kind, what, [`${what} than GitHub annotates in one step: the job summary lists them, and --reporter json has each in full.`])];
 }
 
 export function renderGithub(report: Report): string {
@@ -65,7 +66,9 @@ export function renderGithub(report: Report): string {
       : [];
   const lines = [
     ...gate,
-    ...annotations('error', report.failures, Math.max(s.distinctFailures, report.failures.length), ANNOTATIONS_SHOWN - gate.length),
+    ...annotations('error', report.failures.filter((f) => f.known === undefined), Math.max(s.distinctFailures - (report.baseline?.known ?? 0), 0), ANNOTATIONS_SHOWN - gate.length),
+    // Known findings are said, as notices: a gate that passes over them never hides them.
+    ...report.failures.filter((f) => f.known !== undefined).slice(0, ANNOTATIONS_SHOWN).map((f) => annotation(f, 'notice')),
     ...annotations('warning', report.warnings, Math.max(s.warnings, report.warnings.length), ANNOTATIONS_SHOWN),
   ];
   return lines.map((line) => `${line}\n`).join('');

@@ -83,10 +83,11 @@ export function renderJobSummary(report: Report): string {
     '',
     markdownText(finalLine(report)),
     '',
-    ...failureTable('Failures', 'Failure', report.failures, Math.max(s.distinctFailures, report.failures.length)),
+    ...failureTable('Failures', 'Failure', report.failures.filter((f) => f.known === undefined), Math.max(s.distinctFailures - (report.baseline?.known ?? 0), 0)),
+    ...failureTable('Known (in the baseline)', 'Known finding', report.failures.filter((f) => f.known !== undefined), report.baseline?.known ?? 0),
     ...failureTable('Warnings', 'Warning', report.warnings, Math.max(s.warnings, report.warnings.length)),
     ...skippedTable(report),
-    ...reproduce(report.failures),
+    ...reproduce(report.failures.filter((f) => f.known === undefined)),
     `<sub>${markdownText(`${tool.name} ${tool.version}, spec ${report.specVersion}, seed ${report.seed} (--seed ${report.seed} repeats the run)`)}</sub>`,
     '',
   ].join('\n');

@@ -44,6 +44,9 @@ export const wallOf = (rows: readonly CheckSummary[]): number => {
 
 const firstLine = (text: string) => text.split('\n')[0]!;
 
+/** A known row's message: its findings are in the baseline, the first one's title. */
+export const knownMessage = (own: readonly Failure[]): string => `known finding${own.length > 1 ? 's' : ''} (in the baseline): ${firstLine(own[0]?.title ?? '')}`;
+
 /** A failure whole, as text: what was sent and answered, the seed and the curl line (JUnit's and CTRF's trace). */
 export function details(f: Failure): string {
   const lines = [
@@ -92,7 +95,9 @@ function testcase(row: CheckSummary, own: readonly Failure[], warnings: readonly
   // No `assertions` (the exchanges judged): the Jenkins JUnit schema rejects it; the JSON report has them.
   const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="${seconds(wallOf([row]))}">`;
   const body: string[] = [];
-  if (row.outcome === 'failed') body.push(failureElement(row, own));
+  // A row whose every failure the baseline knows is not a failure of the run: skipped, saying so.
+  if (row.known) body.push(`      <skipped message="${attr(knownMessage(own))}">${xmlEscape(own.map((f) => `${f.known}\n\n${details(f)}`).join('\n\n---\n\n'))}</skipped>`);
+  else if (row.outcome === 'failed') body.push(failureElement(row, own));
   // The reason as the message CI tools show, and whole as content, line breaks kept.
   else if (row.outcome === 'skipped') body.push(`      <skipped message="${attr(firstLine(row.reason ?? 'skipped'))}">${xmlEscape(row.reason ?? 'skipped')}</skipped>`);
   const out = [...(row.outcome !== 'skipped' && row.reason ? [`note: ${row.reason}`] : []), ...warnings.map((w) => `warning: ${details(w)}`)];
@@ -156,14 +161,15 @@ export function renderJunit(report: Report): string {
     ['coverage.total', String(report.coverage.total)],
     ...report.coverage.skipped.map((g) => [`skipped: ${g.reason}`, String(g.count)]),
     ...consumedByOperation(report).map((c) => [`consumed (${c.effect}): ${c.operation}`, String(c.requests)]),
+    ...(report.baseline ? [['baseline', report.baseline.file], ['baseline.known', String(report.baseline.known)], ['baseline.new', String(report.baseline.new)], ...report.baseline.gone.map((g) => ['baseline: no longer occurs', g])] : []),
   ]
     .map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`)
     .join('\n');
   // The run's properties once, on the first suite (the Jenkins schema has them on suites only).
   const suites = rules.map((rule, i) => {
     const rows = report.checks.filter((c) => c.rule === rule);
-    const failed = rows.filter((c) => c.outcome === 'failed').length;
-    const skipped = rows.filter((c) => c.outcome === 'skipped').length;
+    const failed = rows.filter((c) => c.outcome === 'failed' && !c.known).length;
+    const skipped = rows.filter((c) => c.outcome === 'skipped' || c.known).length;
     return [
       `  <testsuite name="${attr(rule)}" tests="${rows.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(wallOf(rows))}" timestamp="${attr(report.startedAt.replace(/Z$/, ''))}">`,
       ...(i === 0 ? [`    <properties>\n${properties}\n    </properties>`] : []),
@@ -173,7 +179,7 @@ export function renderJunit(report: Report): string {
   });
   const gate = gateSuite(report);
   const total = report.checks.length + (gate ? 1 : 0);
-  const failed = report.summary.failed + (gate?.failed ? 1 : 0);
+  const failed = report.checks.filter((c) => c.outcome === 'failed' && !c.known).length + (gate?.failed ? 1 : 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     // No `skipped` here: the Jenkins JUnit schema has it on each testsuite only.
