@@ -24,7 +24,7 @@ import { diffFlagOptions } from '../diff/flags.ts';
 import { mockFlagOptions } from '../mock/flags.ts';
 import { proxyFlagOptions } from '../proxy/flags.ts';
 import { UsageError } from './command.ts';
-import { CONFIG_FILE, printableConfig, sectionArgs, withConfig, type FlagOptionSet } from './config.ts';
+import { CONFIG_FILE, CONFIG_FLAGS, printableConfig, sectionArgs, withConfig, type FlagOptionSet } from './config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hsc-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -99,6 +99,9 @@ describe('the file and the command line', () => {
     expect(withConfig('conform', ['--runs', '3'], options, {}, here)).toEqual(['--runs', '3']);
     file({ conform: { runs: 4, seed: 1 } }, join(here.slice(dir.length + 1), CONFIG_FILE));
     expect(withConfig('conform', ['--runs', '3'], options, {}, here)).toEqual(['--seed=1', '--runs', '3']);
+    // --no-config reads none, and cannot go with --config.
+    expect(withConfig('conform', ['--no-config', '--runs', '3'], options, {}, here)).toEqual(['--runs', '3']);
+    expect(refused(() => withConfig('conform', ['--no-config', '--config', 'x.json'], options, {}, here))).toMatch(/--config and --no-config together/);
     // Another command's section is not this one's.
     expect(withConfig('mock', ['--port', '0'], mockFlagOptions, {}, here)).toEqual(['--port', '0']);
   });
@@ -125,8 +128,8 @@ describe('the file and the command line', () => {
 describe('--print-config', () => {
   /** Values as the flags take them; the credential's is a reference or a key typed on the command line. */
   const valueOf = (flag: string) => (flag === 'base-url' ? fc.constant('https://api.example.com/v2') : fc.stringMatching(/^[a-z0-9][a-z0-9.:/]{0,11}$/));
-  const switches = Object.entries(conformFlagOptions).filter(([f, o]) => o.type === 'boolean' && f !== 'print-config').map(([f]) => f);
-  const valued = Object.entries(conformFlagOptions).filter(([f, o]) => o.type === 'string' && f !== 'config' && !f.includes('api-key')).map(([f]) => f);
+  const switches = Object.entries(conformFlagOptions).filter(([f, o]) => o.type === 'boolean' && !CONFIG_FLAGS.has(f)).map(([f]) => f);
+  const valued = Object.entries(conformFlagOptions).filter(([f, o]) => o.type === 'string' && !CONFIG_FLAGS.has(f) && !f.includes('api-key')).map(([f]) => f);
 
   it('prints what --config reads back: the same flags, the file\'s references kept, a typed key as ${HSC_API_KEY}', () => {
     fc.assert(
@@ -203,12 +206,12 @@ describe('the generated schema (config.schema.json)', () => {
     expect(validate(config)).toBe(false);
   });
 
-  it("has a key for every flag of each command's parser (but --config and --print-config), described by its help row", () => {
+  it("has a key for every flag of each command's parser (but --config, --no-config and --print-config), described by its help row", () => {
     const sections = (schema.properties as Record<string, { properties: Record<string, { description?: string }> }>);
     const sets: Record<string, FlagOptionSet> = { conform: conformFlagOptions, proxy: proxyFlagOptions, mock: mockFlagOptions, diff: diffFlagOptions };
     for (const [command, options] of Object.entries(sets)) {
       const keys = Object.keys(sections[command]!.properties);
-      expect(keys.length, command).toBe(Object.keys(options).filter((f) => f !== 'config' && f !== 'print-config').length);
+      expect(keys.length, command).toBe(Object.keys(options).filter((f) => f !== 'config' && f !== 'no-config' && f !== 'print-config').length);
     }
     expect(sections.conform!.properties.maxDuration!.description).toMatch(/^--max-duration: /);
   });

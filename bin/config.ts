@@ -34,6 +34,7 @@ export function configFlagRows(command: ConfiguredCommand, width: number): strin
   return [
     row('--config FILE', `options from a JSON file (default: ${CONFIG_FILE} here, if any): this command's`),
     `${more}flags in camelCase under "${command}"; \${NAME} reads the environment; a flag typed here wins`,
+    row('--no-config', `read no config file, not even ${CONFIG_FILE} here`),
     ...(command === 'conform' ? [row('--print-config', 'print the options this run would use as a config file (credentials as ${NAME}), exit 0')] : []),
   ];
 }
@@ -42,7 +43,7 @@ export function configFlagRows(command: ConfiguredCommand, width: number): strin
 export const SECRET_FLAGS: ReadonlySet<string> = new Set(['api-key', 'other-api-key']);
 
 /** Flags about the config itself, never a key of it. */
-const CONFIG_FLAGS = new Set(['config', 'print-config']);
+export const CONFIG_FLAGS: ReadonlySet<string> = new Set(['config', 'no-config', 'print-config']);
 
 export const camelCase = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 export const flagName = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -50,7 +51,7 @@ export const flagName = (key: string): string => key.replace(/[A-Z]/g, (c) => `-
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
 /** A command's options as a config section (and the programmatic API) takes them. */
 export type ConfigSection<O extends FlagOptionSet> = {
-  -readonly [K in keyof O as K extends 'config' | 'print-config' ? never : Camel<K & string>]?: O[K]['type'] extends 'boolean' ? boolean : O[K] extends { multiple: true } ? readonly string[] | string : string | number;
+  -readonly [K in keyof O as K extends 'no-config' | 'print-config' ? never : Camel<K & string>]?: O[K]['type'] extends 'boolean' ? boolean : O[K] extends { multiple: true } ? readonly string[] | string : string | number;
 };
 
 /** A `${NAME}` reference, whole. */
@@ -113,6 +114,13 @@ interface Loaded {
 /** `--config FILE` taken out of the arguments and read, else the working folder's CONFIG_FILE when there is one. */
 function loadSection(command: ConfiguredCommand, args: readonly string[], cwd: string): Loaded {
   const given = [...args];
+  const end0 = given.indexOf('--');
+  const off = given.findIndex((a, i) => a === '--no-config' && (end0 < 0 || i < end0));
+  if (off >= 0) {
+    given.splice(off, 1);
+    if (given.some((a, i) => (a === '--config' || a.startsWith('--config=')) && (end0 < 0 || i < end0))) throw new UsageError('--config and --no-config together: choose one');
+    return { given, shown: CONFIG_FILE };
+  }
   let named: string | undefined;
   const at = given.findIndex((a) => a === '--config' || a.startsWith('--config='));
   const end = given.indexOf('--');

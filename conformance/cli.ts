@@ -56,6 +56,8 @@ export interface ConformIo {
   readonly sanitizer?: Sanitizer;
   /** A failure whose finding ends the run's sending (the self-test's fault runs). */
   readonly stopWhenFound?: FailureWanted;
+  /** Hears the report as the reporters get it (baseline applied, sanitized): the programmatic API's result. */
+  readonly onReport?: (report: Report) => void;
 }
 
 const defaultIo = (): ConformIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
@@ -198,6 +200,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       stderr.write(`${PREFIX}: baseline of ${written.findings.length} finding${written.findings.length === 1 ? '' : 's'} written to ${options.writeBaseline}\n`);
       judged = applyBaseline(bounded, { file: options.writeBaseline, findings: written.findings });
     }
+    io.onReport?.(judged);
     return (await writeReports(judged, options, io, { stdout, stderr, sanitizer })) ?? (judged.ok ? 0 : 1);
   } finally {
     progress.end();

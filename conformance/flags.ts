@@ -48,6 +48,7 @@ export const conformFlagOptions = {
   baseline: { type: 'string' },
   'write-baseline': { type: 'string' },
   config: { type: 'string' },
+  'no-config': { type: 'boolean' },
   'print-config': { type: 'boolean' },
 } as const;
 

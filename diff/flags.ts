@@ -12,6 +12,7 @@ export const diffFlagOptions = {
   output: { type: 'string' },
   'fail-on': { type: 'string' },
   config: { type: 'string' },
+  'no-config': { type: 'boolean' },
 } as const;
 
 export const diffFlags: readonly string[] = [

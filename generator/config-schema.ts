@@ -4,7 +4,7 @@
  * so an editor completes and explains the file as `help <command>` does. Written from the flags
  * the commands parse: a flag added there is a key here.
  */
-import { CONFIG_SCHEMA_FILE, CONFIGURED_COMMANDS, camelCase, SECRET_FLAGS, type ConfiguredCommand, type FlagOptionSet } from '../bin/config.ts';
+import { CONFIG_FLAGS, CONFIG_SCHEMA_FILE, CONFIGURED_COMMANDS, camelCase, SECRET_FLAGS, type ConfiguredCommand, type FlagOptionSet } from '../bin/config.ts';
 import { conformFlagOptions, conformFlags } from '../conformance/flags.ts';
 import { diffFlagOptions, diffFlags } from '../diff/flags.ts';
 import { mockFlagOptions, mockFlags } from '../mock/flags.ts';
@@ -37,7 +37,7 @@ function section(command: ConfiguredCommand) {
   const { options, rows } = flagsOf[command];
   const properties = Object.fromEntries(
     Object.entries(options)
-      .filter(([flag]) => flag !== 'config' && flag !== 'print-config')
+      .filter(([flag]) => !CONFIG_FLAGS.has(flag))
       .map(([flag, option]) => {
         const description = helpText(rows, flag);
         const words = { ...(description ? { description: `--${flag}: ${description}` } : {}) };

@@ -13,6 +13,7 @@ export const mockFlagOptions = {
   log: { type: 'string' },
   'rate-limit': { type: 'string' },
   config: { type: 'string' },
+  'no-config': { type: 'boolean' },
 } as const;
 
 /** The mock's flags as `help mock` shows them. */

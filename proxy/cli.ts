@@ -99,8 +99,12 @@ export interface ProxyIo {
   readonly stopped?: Promise<void>;
   /** Distinct credentials learned before the proxy withholds (default MAX_KEYS; tests make it small). */
   readonly maxKeys?: number;
-  /** Called once the proxy listens, with its base URL (tests). */
+  /** Called once the proxy listens, with its base URL (tests, the programmatic API). */
   readonly listening?: (url: string) => void;
+  /** Hears the report as the reporters get it (the programmatic API's result). */
+  readonly onReport?: (report: ProxyReport) => void;
+  /** Run inside another program (the programmatic API): no signal handlers, no watch on the parent process. */
+  readonly embedded?: boolean;
 }
 
 /** The path of a request as a line shows it: no query (it may carry anything), clipped. */
@@ -224,11 +228,13 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
     stderr.write(`${PREFIX}: ${signal} a third time: exiting now, without the report\n`);
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  if (!io.embedded) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
   // Started by a wrapper that dies without passing its signal on (npx): stop as on SIGTERM.
-  const parent = watchParent();
-  void parent.gone.then(() => {
+  const parent = io.embedded ? undefined : watchParent();
+  void parent?.gone.then(() => {
     stderr.write(`${PREFIX}: the process that started it (npx, a shell) went away: stopping\n`);
     stop();
   });
@@ -238,6 +244,7 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
     ran?.stop(); // stopped first (a signal): the command is told to stop too
     await proxy.close();
     const report = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
+    io.onReport?.(report);
     const written = await writeReports(report, destinations, stdout, stderr, sanitizer);
     const own = !written ? 2 : report.ok ? 0 : 1;
     // The command's failure first: a test run that failed is what a CI step reports.
@@ -246,7 +253,7 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
     if (ran && report.exchanges === 0) stderr.write(`${PREFIX}: the command after -- sent nothing through the proxy: does it read HSC_PROXY_URL?\n`);
     return commandCode !== 0 ? commandCode : own;
   } finally {
-    parent.stop();
+    parent?.stop();
     ran?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -20,6 +20,7 @@ export const proxyFlagOptions = {
   strict: { type: 'boolean' },
   verbose: { type: 'boolean' },
   config: { type: 'string' },
+  'no-config': { type: 'boolean' },
 } as const;
 
 export const proxyFlags: readonly string[] = [

@@ -83,6 +83,7 @@ export const RAN_ELSEWHERE: readonly { readonly file: string; readonly holds: st
   { file: 'docs/self-test.md', holds: 'self-test --shard ${{ matrix.shard }}/3', by: '.ci/run', how: 'CI runs the three shards of the matrix, as written' },
   { file: 'docs/self-test.md', holds: "fault('backup-id-string'", by: 'scripts/doc-blocks.test.ts', how: 'the excerpt is the catalogue entry, word for word' },
   { file: 'docs/config.md', holds: '"conform": {', by: 'bin/config.test.ts', how: 'valid under the generated schema, and read by conform and the proxy' },
+  { file: 'docs/library.md', holds: "from 'vitest'", by: 'scripts/package.test.ts', how: 'run by vitest in a project that installed the package' },
   { file: 'docs/library.md', holds: "from 'hosted-site-contract/client'", by: 'scripts/package.test.ts', how: 'compiled and run in a consumer project against a mock' },
 ];
 

@@ -275,8 +275,22 @@ describe("the docs' shell blocks and CI steps, run as written (a mock stands in 
     }
   }, 240_000);
 
+  it("the library guide's vitest example passes in a project that installed the package (docs/library.md)", async () => {
+    const example = docBlocks().find((b) => b.file === 'docs/library.md' && b.lang === 'ts' && b.text.includes("from 'vitest'"))!;
+    const dir = mkdtempSync(join(work, 'doc-vitest-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'doc-vitest', private: true, type: 'module' }));
+    mkdirSync(join(dir, 'node_modules'));
+    // The package as installed, and the test runner the project would have.
+    symlinkSync(join(consumer, 'node_modules', pkg.name), join(dir, 'node_modules', pkg.name));
+    symlinkSync(join(repo, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'));
+    writeFileSync(join(dir, 'contract.test.ts'), example.text);
+    const ran = await sh(process.execPath, [join(repo, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', dir, '--reporter', 'verbose'], dir);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/2 passed/);
+  }, 120_000);
+
   it("the library guide's client example compiles and runs against the API (docs/library.md)", async () => {
-    const example = docBlocks().find((b) => b.file === 'docs/library.md' && b.lang === 'ts')!;
+    const example = docBlocks().find((b) => b.file === 'docs/library.md' && b.lang === 'ts' && b.text.includes("from 'hosted-site-contract/client'"))!;
     const dir = mkdtempSync(join(work, 'doc-ts-'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'doc-ts', private: true, type: 'module' }));
     symlinkSync(join(consumer, 'node_modules'), join(dir, 'node_modules'));
@@ -355,13 +369,18 @@ try {
 import type { GetSiteResponse } from '${pkg.name}/types';
 import { validateSite } from '${pkg.name}/validators';
 import { startMock } from '${pkg.name}/mock';
-import { api, type Model } from '${pkg.name}';
+import { api, conform, startProxy, type ConformReport, type Model, type ProxyReport } from '${pkg.name}';
 const mock = await startMock({ port: 0 });
 const client = new HostedSiteClient({ baseUrl: mock.url, apiKey: mock.fixtures.apiKey });
 const answer: GetSiteResponse = await client.getSite({ site_id: mock.fixtures.siteId });
 const valid: boolean = validateSite(answer.site);
 const first: Model.Endpoint | undefined = api.endpoints[0];
-export const used = [valid, first, ApiError];
+const run = await conform({ baseUrl: mock.url, siteId: mock.fixtures.siteId, apiKey: mock.fixtures.apiKey, only: ['AUTH-401'], runs: 2, allowDestructive: true });
+const report: ConformReport = run.report;
+const failed: number = report.summary.failed;
+const proxy = await startProxy({ target: mock.url, failOn: 'server' });
+const judged: ProxyReport = (await proxy.close()).report;
+export const used = [valid, first, ApiError, failed, judged.exchanges];
 ${wrong}
 await mock.close();
 `;
@@ -370,8 +389,8 @@ await mock.close();
     writeFileSync(join(consumer, 'use.ts'), consumerTs(`await client.clearCdnCache({ environment_id: 42 });`));
     const wrong = await sh(process.execPath, [tsc, '-p', '.'], consumer);
     expect(wrong.code).not.toBe(0);
-    expect(wrong.stdout).toMatch(/use\.ts\(12,/);
-    expect(wrong.stdout.split('\n').filter((l) => /error TS/.test(l) && !/^use\.ts\(12,/.test(l))).toEqual([]);
+    expect(wrong.stdout).toMatch(/use\.ts\(17,/);
+    expect(wrong.stdout.split('\n').filter((l) => /error TS/.test(l) && !/^use\.ts\(17,/.test(l))).toEqual([]);
 
     writeFileSync(join(consumer, 'use.ts'), consumerTs(`await client.clearCdnCache({ environment_id: '${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}', cdn_cache_id: 'x' });`));
     const right = await sh(process.execPath, [tsc, '-p', '.'], consumer);
