@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { mockFlags } from '../mock/flags.ts';
 import { conformFlags } from '../conformance/flags.ts';
+import { replayFlags } from '../conformance/replay/flags.ts';
 import { diffFlags } from '../diff/flags.ts';
 import { proxyFlags } from '../proxy/flags.ts';
 import { SetupError, type Command } from './command.ts';
@@ -76,6 +77,13 @@ export const commands: readonly Command[] = [
     usage: 'diff --from REF|FILE [--to REF|FILE] [--format markdown|json|junit] [--output FILE] [--fail-on client-breaking|server-breaking|any]',
     flags: diffFlags,
     run: async (args, { sanitizer }) => (await import('../diff/cli.ts')).runDiff(args, { stdout: process.stdout, stderr: process.stderr, sanitizer }),
+  },
+  {
+    name: 'replay',
+    summary: 're-send the failing exchanges conform --record wrote (HAR) and judge them again; exit 0 when all are fixed',
+    usage: 'replay FILE.har [--base-url URL] [--timeout-ms N] [--strict]',
+    flags: replayFlags,
+    run: async (args, { sanitizer }) => (await import('../conformance/replay/cli.ts')).runReplay(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, sanitizer }),
   },
   {
     name: 'proxy',

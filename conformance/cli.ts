@@ -34,6 +34,7 @@ import { createProgress } from './report/progress.ts';
 import { renderJson } from './report/json.ts';
 import { renderCtrf } from './report/ctrf.ts';
 import { applyBaseline, baselineOf, renderBaseline } from './baseline.ts';
+import { harOf, renderHar } from './replay/har.ts';
 import { renderJunit } from './report/junit.ts';
 import { runConformance, type FailureWanted, type Suite } from './runner.ts';
 import type { Report, Target } from './types.ts';
@@ -199,6 +200,16 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       }
       stderr.write(`${PREFIX}: baseline of ${written.findings.length} finding${written.findings.length === 1 ? '' : 's'} written to ${options.writeBaseline}\n`);
       judged = applyBaseline(bounded, { file: options.writeBaseline, findings: written.findings });
+    }
+    if (options.record !== undefined) {
+      const har = harOf(judged);
+      try {
+        await writeReportFile(options.record, sanitizer.text(renderHar(har)));
+      } catch (error) {
+        stderr.write(`${PREFIX}: cannot write the recording to ${options.record}: ${sanitizer.message(error)}\n`);
+        return 2;
+      }
+      stderr.write(`${PREFIX}: ${har.log.entries.length} failing exchange${har.log.entries.length === 1 ? '' : 's'} recorded in ${options.record} (replay FILE --base-url URL re-sends them)\n`);
     }
     io.onReport?.(judged);
     return (await writeReports(judged, options, io, { stdout, stderr, sanitizer })) ?? (judged.ok ? 0 : 1);

@@ -10,8 +10,8 @@ import type { Sanitizer, Secret } from '../sanitize/sanitizer.ts';
 import { mergeRanges } from '../sanitize/scan.ts';
 import type { ProbeRequest } from './types.ts';
 
-/** A piece of one shell word: text to quote, or shell syntax to keep as it is. */
-type Part = { readonly text: string } | { readonly shell: string };
+/** A piece of one shell word: text to quote, shell syntax to keep as it is, or the sanitizer's marker for a secret no expression rebuilds. */
+type Part = { readonly text: string } | { readonly shell: string } | { readonly marked: string };
 
 /** The shell expression that rebuilds `text`, a form of `secret` found in a request, or undefined. */
 function shellFor(text: string, secret: Secret): string | undefined {
@@ -33,7 +33,7 @@ function shellFor(text: string, secret: Secret): string | undefined {
 }
 
 /** Splits a string into literal text and shell expressions (or markers) standing for the secrets in it. */
-function parts(value: string, sanitizer: Sanitizer | undefined): Part[] {
+export function secretParts(value: string, sanitizer: Sanitizer | undefined): Part[] {
   if (!sanitizer) return [{ text: value }];
   const out: Part[] = [];
   let from = 0;
@@ -42,7 +42,7 @@ function parts(value: string, sanitizer: Sanitizer | undefined): Part[] {
     if (span.start > from) out.push({ text: value.slice(from, span.start) });
     const found = value.slice(span.start, span.end);
     const shell = shellFor(found, span.secret);
-    out.push(shell === undefined ? { text: sanitizer.text(found) } : { shell });
+    out.push(shell === undefined ? { marked: sanitizer.text(found) } : { shell });
     from = span.end;
   }
   if (from < value.length) out.push({ text: value.slice(from) });
@@ -76,8 +76,8 @@ export function shellQuote(text: string): string {
 
 function word(value: string, sanitizer: Sanitizer | undefined): string {
   if (value === '') return "''";
-  return parts(value, sanitizer)
-    .map((p) => ('shell' in p ? p.shell : shellQuote(p.text)))
+  return secretParts(value, sanitizer)
+    .map((p) => ('shell' in p ? p.shell : shellQuote('text' in p ? p.text : p.marked)))
     .join('');
 }
 

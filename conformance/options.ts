@@ -69,6 +69,8 @@ export interface ConformOptions {
   readonly baseline?: Baseline;
   /** Where this run's findings are written as a baseline. */
   readonly writeBaseline?: string;
+  /** Where the failing exchanges are written as HAR (replay/har.ts). */
+  readonly record?: string;
 }
 
 const ruleIds: readonly RuleId[] = api.rules.map((r) => r.id);
@@ -278,6 +280,7 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     ...(flags['mock-variant'] !== undefined ? { mockVariant: flags['mock-variant'] } : {}),
     ...(flags['mock-layout'] !== undefined ? { mockLayout: checkedLayout(flags['mock-layout']) } : {}),
     ...(flags.baseline !== undefined ? { baseline: readBaseline(flags.baseline) } : {}),
+    ...(flags.record !== undefined ? { record: (checkWritable(flags.record, '--record'), flags.record) } : {}),
     ...(flags['write-baseline'] !== undefined ? { writeBaseline: (checkWritable(flags['write-baseline'], '--write-baseline'), flags['write-baseline']) } : {}),
   };
 }

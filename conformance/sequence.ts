@@ -5,7 +5,13 @@
  */
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
 import { CURL_WITHHELD, curlFor } from './curl.ts';
+import { requestTemplate } from './replay/placeholders.ts';
 import type { ScenarioStep, SequenceStep } from './types.ts';
+
+const withTemplate = (request: ScenarioStep['request'], sanitizer: Sanitizer | undefined) => {
+  const template = sanitizer && requestTemplate(request, sanitizer);
+  return template ? { template } : {};
+};
 
 /** `sleep 0.3`: a pause as the shell's `sleep` takes it, to a tenth of a second, rounded up. */
 const sleepFor = (ms: number): string => `sleep ${(Math.ceil(ms / 100) / 10).toFixed(1)}`;
@@ -21,6 +27,7 @@ export function sequenceOf(steps: readonly ScenarioStep[], baseUrl: string, sani
       ...(redacted.body !== undefined ? { body: redacted.body } : {}),
       ...(afterMs !== undefined ? { afterMs: Math.round(afterMs) } : {}),
       curl: curlFor(request, sanitizer),
+      ...withTemplate(request, sanitizer),
     };
   });
   // One withheld line would leave a script that does something else: withhold the whole.

@@ -2,6 +2,7 @@
  * The conformance suite's vocabulary, shared by probes (which build requests), the transport
  * (which sends them), checks (which judge exchanges), the runner and the reporters.
  */
+import type { RequestTemplate } from './replay/placeholders.ts';
 import type fc from 'fast-check';
 import type { Endpoint, RuleId } from '../spec/model.ts';
 import type { Secret } from '../sanitize/sanitizer.ts';
@@ -233,6 +234,12 @@ export interface Failure {
   readonly sequence?: readonly SequenceStep[];
   /** A finding the run's --baseline lists: the reason it gives. Known findings do not fail the run. */
   readonly known?: string;
+  /**
+   * What `replay` needs to send the request again and judge the answer as the run did: the
+   * request with its secrets as `${NAME}` placeholders, and what its probe expected. Absent where
+   * a secret in it has no placeholder (and for a sequence: see each step's `template`).
+   */
+  readonly replay?: { readonly request: RequestTemplate; readonly expect: Expectation; readonly idsUnknown?: true };
 }
 
 /** Another occurrence of a failure: what was sent and what the check said, not the answer (it had the same status). */
@@ -252,6 +259,8 @@ export interface SequenceStep {
   readonly afterMs?: number;
   /** This request alone. */
   readonly curl: string;
+  /** The request with its secrets as placeholders (`replay` sends it); absent where one has none. */
+  readonly template?: RequestTemplate;
 }
 
 /** How a failure's input was shrunk. */

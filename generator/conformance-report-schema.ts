@@ -10,8 +10,10 @@ import { fileURLToPath } from 'node:url';
 import type { Echo } from '../conformance/checks/credentials.ts';
 import type { JsonReport } from '../conformance/report/json.ts';
 import { REPORT_FORMAT, REPORT_SCHEMA_FILE } from '../conformance/report/json.ts';
+import type { RequestTemplate } from '../conformance/replay/placeholders.ts';
 import type {
   BaselineUse,
+  Expectation,
   CheckSummary,
   Consumption,
   Coverage,
@@ -76,6 +78,7 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
   const op = { enum: [...operations] };
 
   const request = object<ProbeRequest>({ method: need(text), url: need(text), headers: need(textMap), body: may(text) });
+  const template = object<RequestTemplate>({ method: need(text), url: need(text), headers: need(textMap), body: may(text) });
   const response = object<ProbeResponse>({
     status: need({ type: 'integer', minimum: 100, maximum: 999 }),
     headers: need(textMap),
@@ -111,8 +114,15 @@ function reportSchema(banner: string, ruleIds: readonly string[], operations: re
     shrink: may(object<ShrinkNote>({ requests: need(count), fromSize: need(count), toSize: need(count), stopped: may(text) })),
     occurrences: need({ type: 'integer', minimum: 1 }),
     examples: may(list(object<FailureExample>({ probe: need(text), title: need(text), request: need(request) }))),
-    sequence: may(list(object<SequenceStep>({ method: need(text), path: need(text), body: may(text), afterMs: may(ms), curl: need(text) }))),
+    sequence: may(list(object<SequenceStep>({ method: need(text), path: need(text), body: may(text), afterMs: may(ms), curl: need(text), template: may(template) }))),
     known: may(text),
+    replay: may(
+      object<NonNullable<Failure['replay']>>({
+        request: need(template),
+        expect: need(oneOf<Expectation>()('unauthorized', 'foreign-key', 'foreign-write', 'not-found', 'invalid', 'valid', 'observe')),
+        idsUnknown: may({ const: true }),
+      }),
+    ),
   });
   const row = object<CheckSummary>({
     rule: need(rule),

@@ -14,6 +14,7 @@ import { coverageOf, pairKey, reasonsByPair } from '../coverage.ts';
 import { curlFor } from '../curl.ts';
 import { rulesOf, type FailureGroup, type RowFailures } from '../failures.ts';
 import { sequenceOf } from '../sequence.ts';
+import { requestTemplate } from '../replay/placeholders.ts';
 import type { RunBudget } from '../schedule/budget.ts';
 import type { PacerStats } from '../schedule/pacer.ts';
 import type { RunnerDelayStats } from '../schedule/runner-delay.ts';
@@ -86,7 +87,12 @@ export function buildReport(input: ReportInput): Report {
       occurrences,
       ...(examples.length ? { examples: examples.map((e) => ({ probe: e.probe, title: e.verdict.title, request: e.exchange ? sanitizer.request(e.exchange.probe.request) : request })) } : {}),
       ...(sequence ? { sequence: sequence.steps } : {}),
+      ...replayOf(shown, f.sequence !== undefined),
     };
+  };
+  const replayOf = (shown: Exchange | undefined, isSequence: boolean) => {
+    const template = shown && !isSequence ? requestTemplate(shown.probe.request, sanitizer) : undefined;
+    return template ? { replay: { request: template, expect: shown!.probe.expect, ...(shown!.probe.idsUnknown ? { idsUnknown: true as const } : {}) } } : {};
   };
   const rules = api.rules.filter((r) => input.inRules(r.id));
   const reasons = reasonsByPair(judge.skips);

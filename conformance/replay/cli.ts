@@ -1,0 +1,179 @@
+/**
+ * `hosted-site-contract replay FILE.har --base-url URL`: re-sends the failing exchanges a
+ * `conform --record` wrote, in order (a STATE-* failure's sequence with its pauses), against
+ * another server (a local build, a staging one), and judges each answer with the same checks the
+ * run used, what its probe expected included. The placeholders are filled from the environment
+ * (`HSC_API_KEY`, `HSC_OTHER_API_KEY`, …), learned by the sanitizer before anything is sent or
+ * printed. Exit 0 when every entry is fixed, 1 when any still fails, 2 when none fails but some
+ * could not be judged (a sequence's property compares answers over time: its steps are judged,
+ * the property itself by rerunning `conform --only RULE --seed N`), or on bad usage.
+ */
+import { readFileSync } from 'node:fs';
+import { parseFlags, UsageError, wholeNumberFlag } from '../../bin/command.ts';
+import { keySecret, Sanitizer } from '../../sanitize/sanitizer.ts';
+import { api } from '../../spec/api.ts';
+import { operation } from '../../spec/queries.ts';
+import type { RuleId } from '../../spec/model.ts';
+import { DEFAULT_TIMEOUT_MS } from '../flags.ts';
+import { createTransport } from '../http.ts';
+import { parseBaseUrl } from '../options.ts';
+import { defaultSuite } from '../suite.ts';
+import type { Check, CheckContext, Exchange, Expectation, Probe } from '../types.ts';
+import { replayFlagOptions } from './flags.ts';
+import { HAR_EXTENSION_FORMAT, type Har, type HarEntry } from './har.ts';
+import { fillRequest, PlaceholderError, variablesOf, type RequestTemplate } from './placeholders.ts';
+
+const PREFIX = 'hosted-site-contract replay';
+
+export interface ReplayIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+  readonly sanitizer?: Sanitizer;
+}
+
+/** One thing to replay: an exchange, or a sequence's steps in order. */
+interface Item {
+  readonly entries: readonly HarEntry[];
+}
+
+export type Outcome = { readonly kind: 'fixed' } | { readonly kind: 'fails'; readonly why: string } | { readonly kind: 'not judged'; readonly why: string };
+
+function readHar(file: string): Har {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new UsageError(code ? `cannot read ${file} (${code})` : `${file} is not JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const log = (parsed as Partial<Har> | null)?.log;
+  if (!log || log.version !== '1.2' || !Array.isArray(log.entries) || log._hostedSiteContract?.format !== HAR_EXTENSION_FORMAT) {
+    throw new UsageError(`${file} is not a recording of conform --record (HAR 1.2 with _hostedSiteContract.format ${HAR_EXTENSION_FORMAT})`);
+  }
+  return parsed as Har;
+}
+
+/** Entries grouped as they replay: a sequence's steps together, in their order. */
+function items(har: Har): Item[] {
+  const out: Item[] = [];
+  const bySequence = new Map<number, HarEntry[]>();
+  for (const entry of har.log.entries) {
+    const seq = entry._hostedSiteContract?.sequence;
+    if (!seq) {
+      out.push({ entries: [entry] });
+      continue;
+    }
+    let steps = bySequence.get(seq.id);
+    if (!steps) {
+      bySequence.set(seq.id, (steps = []));
+      out.push({ entries: steps });
+    }
+    steps.push(entry);
+  }
+  return out;
+}
+
+const templateOfEntry = (entry: HarEntry): RequestTemplate => ({
+  method: entry.request.method,
+  url: entry.request.url,
+  headers: Object.fromEntries(entry.request.headers.map((h) => [h.name, h.value])),
+  ...(entry.request.postData ? { body: entry.request.postData.text } : {}),
+});
+
+/** The error verdicts the checks give an exchange, as `RULE: title` lines. */
+function judge(exchange: Exchange, checks: readonly Check[], context: CheckContext): string[] {
+  const broken: string[] = [];
+  for (const check of checks) {
+    try {
+      if (!check.applies(exchange)) continue;
+      const verdict = check.check(context, exchange);
+      if (verdict && verdict.severity !== 'warning') broken.push(`${check.rule}: ${verdict.title}`);
+    } catch (error) {
+      broken.push(`${check.rule}: the check threw (${(error as Error).message})`);
+    }
+  }
+  return broken;
+}
+
+export async function runReplay(args: readonly string[], io: ReplayIo): Promise<number> {
+  const positional = args.filter((a, i) => !a.startsWith('-') && !(i > 0 && /^--(base-url|timeout-ms)$/.test(args[i - 1]!)));
+  if (positional.length !== 1) throw new UsageError(positional.length ? 'replay takes one HAR file' : 'replay needs the HAR file conform --record wrote');
+  const file = positional[0]!;
+  const flags = parseFlags(args.filter((a) => a !== file), replayFlagOptions);
+  const har = readHar(file);
+  const recorded = har.log._hostedSiteContract.baseUrl;
+  const baseUrl = flags['base-url'] !== undefined ? parseBaseUrl(flags['base-url']) : recorded;
+  const timeoutMs = wholeNumberFlag('--timeout-ms', flags['timeout-ms'], DEFAULT_TIMEOUT_MS, 1, 600_000);
+
+  // Every secret the placeholders read is learned before anything is sent or printed.
+  const sanitizer = io.sanitizer ?? new Sanitizer();
+  const names = [...new Set(har.log.entries.flatMap((e) => variablesOf(JSON.stringify(templateOfEntry(e)))))];
+  for (const name of names) if (io.env[name]) sanitizer.add(keySecret(io.env[name]!, name));
+  const stdout = sanitizer.writer(io.stdout);
+  const stderr = sanitizer.writer(io.stderr);
+  const send = createTransport({ timeoutMs, sanitizer });
+  const context: CheckContext = { options: { strict: flags.strict ?? false }, validKeys: ['HSC_API_KEY', 'HSC_OTHER_API_KEY'].flatMap((n) => (io.env[n] ? [io.env[n]!] : [])) };
+  const checks = defaultSuite.checks;
+  const counts = { fixed: 0, fails: 0, 'not judged': 0 };
+  try {
+    for (const item of items(har)) {
+      const first = item.entries[0]!._hostedSiteContract;
+      const label = `${first.rules.join('+')} ${first.operation}${item.entries.length > 1 ? ` (a sequence of ${item.entries.length} requests)` : ''}`;
+      const outcome = await replayItem(item, { baseUrl, recorded, env: io.env, send, checks, context });
+      counts[outcome.kind]++;
+      const mark = outcome.kind === 'fixed' ? '✓ fixed' : outcome.kind === 'fails' ? '✗ still fails' : '? not judged';
+      stdout.write(`${sanitizer.oneLine(`${mark}  ${label}: ${first.title}${outcome.kind === 'fixed' ? '' : ` — ${outcome.why}`}`)}\n`);
+    }
+  } finally {
+    await send.close();
+  }
+  const total = counts.fixed + counts.fails + counts['not judged'];
+  stdout.write(`replay of ${total} recorded failure${total === 1 ? '' : 's'} against ${baseUrl}: ${counts.fixed} fixed, ${counts.fails} still failing, ${counts['not judged']} not judged\n`);
+  if (counts['not judged'] && !counts.fails) stderr.write(`${PREFIX}: ${counts['not judged']} not judged: exit 2 (not every recorded failure could be judged fixed)\n`);
+  return counts.fails ? 1 : counts['not judged'] ? 2 : 0;
+}
+
+interface Replaying {
+  readonly baseUrl: string;
+  readonly recorded: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly send: ReturnType<typeof createTransport>;
+  readonly checks: readonly Check[];
+  readonly context: CheckContext;
+}
+
+async function replayItem(item: Item, r: Replaying): Promise<Outcome> {
+  const broken: string[] = [];
+  for (const entry of item.entries) {
+    const meta = entry._hostedSiteContract;
+    if (!meta.replayable) return { kind: 'not judged', why: 'its request held a secret no placeholder rebuilds (the report\'s curl line has it)' };
+    const endpoint = api.endpoints.find((e) => operation(e) === meta.operation);
+    if (!endpoint) return { kind: 'not judged', why: `${meta.operation} is no endpoint of this version of the document` };
+    let request;
+    try {
+      request = fillRequest(templateOfEntry(entry), r.env);
+    } catch (error) {
+      if (error instanceof PlaceholderError) return { kind: 'not judged', why: error.message };
+      throw error;
+    }
+    const url = request.url.startsWith(r.recorded) ? `${r.baseUrl}${request.url.slice(r.recorded.length)}` : request.url;
+    if (meta.sequence?.afterMs && meta.sequence.step > 1) await new Promise((done) => setTimeout(done, meta.sequence!.afterMs));
+    // The step's own endpoint: a sequence's steps are the actions and reads of a property.
+    const stepEndpoint = item.entries.length > 1 ? (api.endpoints.find((e) => e.method === request.method && matches(e.path, new URL(url).pathname)) ?? endpoint) : endpoint;
+    const probe: Probe = { rule: meta.rule as RuleId, endpoint: stepEndpoint, expect: meta.expect as Expectation, title: meta.probe, request: { ...request, url }, ...(meta.idsUnknown ? { idsUnknown: true } : {}) };
+    const exchange = await r.send(probe);
+    if (exchange.failure && ['throttled', 'budget', 'runner'].includes(exchange.failure.kind)) return { kind: 'not judged', why: exchange.failure.message };
+    if (!exchange.response && exchange.failure) broken.push(`no answer: ${exchange.failure.kind} (${exchange.failure.message})`);
+    broken.push(...judge(exchange, r.checks, r.context));
+  }
+  if (broken.length) return { kind: 'fails', why: broken.join('; ') };
+  if (item.entries.length > 1) return { kind: 'not judged', why: `each step answers as the document says; the property itself compares answers over time: rerun conform --only ${item.entries[0]!._hostedSiteContract.rule} --seed ${item.entries[0]!._hostedSiteContract.seed}` };
+  return { kind: 'fixed' };
+}
+
+/** Whether a concrete path matches a document path template (`/sites/{site_id}`), under the base path. */
+function matches(template: string, path: string): boolean {
+  const pattern = new RegExp(`${api.basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+  return pattern.test(path);
+}

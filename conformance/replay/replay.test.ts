@@ -1,0 +1,144 @@
+/**
+ * Record and replay over real sockets: a run against a faulty mock records its failing exchanges
+ * as HAR 1.2 (valid under the HAR schema, har-schema 2.0.0, ISC, beside this file), holding no
+ * key; replayed against the same fault they still fail (exit 1), against a conformant mock they
+ * are fixed (exit 0); a placeholder whose variable is unset, or a tampered one, is not judged,
+ * never sent wrong or run; a STATE-* failure is recorded as its sequence, with its pauses.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import Ajv from 'ajv';
+import draft6 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../mock/server.ts';
+import { runConform } from '../cli.ts';
+import type { Har } from './har.ts';
+import { runReplay } from './cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'hsc-replay-'));
+const schemaDir = new URL('./har-schema/', import.meta.url);
+const ajv = new Ajv.default({ allErrors: true, strict: false });
+ajv.addMetaSchema(draft6);
+for (const name of readdirSync(schemaDir).filter((n) => n.endsWith('.json'))) ajv.addSchema(JSON.parse(readFileSync(new URL(name, schemaDir), 'utf8')) as object);
+const validHar = ajv.getSchema('har.json#')!;
+
+const FAULT = 'error-body-without-message';
+const sink = (add: (t: string) => void = () => undefined) => new Writable({ write: (c: Buffer, _e, done) => (add(c.toString('utf8')), done()) });
+let faulty: RunningMock;
+let sound: RunningMock;
+let keys: NodeJS.ProcessEnv;
+
+async function record(target: RunningMock, file: string, only: string, ...more: string[]): Promise<Har> {
+  const code = await runConform(['--base-url', target.url, '--site-id', target.fixtures.siteId, '--only', only, '--runs', '5', ...more, '--record', file, '--reporter', 'json'], { stdout: sink(), stderr: sink(), env: { HSC_API_KEY: target.fixtures.apiKey, HSC_OTHER_API_KEY: target.fixtures.otherApiKey } });
+  expect(code).toBe(1);
+  return JSON.parse(readFileSync(file, 'utf8')) as Har;
+}
+
+async function replay(args: readonly string[], env: NodeJS.ProcessEnv = keys): Promise<{ code: number; out: string }> {
+  let out = '';
+  const code = await runReplay(args, { stdout: sink((t) => (out += t)), stderr: sink((t) => (out += t)), env });
+  return { code, out };
+}
+
+const recorded = join(dir, 'failures.har');
+let har: Har;
+beforeAll(async () => {
+  faulty = await startMock({ port: 0, variant: FAULT });
+  sound = await startMock({ port: 0 });
+  keys = { HSC_API_KEY: faulty.fixtures.apiKey, HSC_OTHER_API_KEY: faulty.fixtures.otherApiKey };
+  har = await record(faulty, recorded, 'ERR-BODY');
+}, 120_000);
+afterAll(async () => {
+  await faulty?.close();
+  await sound?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('conform --record', () => {
+  it('writes HAR 1.2 a HAR validator accepts, one entry per failing exchange', () => {
+    expect(validHar(har), JSON.stringify(validHar.errors)).toBe(true);
+    expect(har.log.entries.length).toBeGreaterThan(0);
+    for (const e of har.log.entries) expect(e._hostedSiteContract.rules).toContain('ERR-BODY');
+  });
+
+  it('holds no key: each is a placeholder the environment fills', () => {
+    const text = readFileSync(recorded, 'utf8');
+    for (const key of [faulty.fixtures.apiKey, faulty.fixtures.otherApiKey]) expect(text).not.toContain(key);
+    expect(text).toMatch(/\$\{HSC_(OTHER_)?API_KEY/);
+  });
+});
+
+describe('replay', () => {
+  it('against the same fault: each still fails, exit 1', async () => {
+    const { code, out } = await replay([recorded, '--base-url', faulty.url]);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/^✗ still fails {2}ERR-BODY /m);
+    expect(out).not.toMatch(/^✓ fixed/m);
+  });
+
+  it('against a conformant server: each fixed, exit 0', async () => {
+    const { code, out } = await replay([recorded, '--base-url', sound.url]);
+    expect(code, out).toBe(0);
+    expect(out.match(/^✓ fixed {2}/gm)?.length).toBe(har.log.entries.length);
+    expect(out).toMatch(new RegExp(`${har.log.entries.length} fixed, 0 still failing, 0 not judged`));
+  });
+
+  it('a variable left unset: not judged, nothing sent with a wrong key, exit 2', async () => {
+    const { code, out } = await replay([recorded, '--base-url', sound.url], { HSC_API_KEY: keys.HSC_API_KEY });
+    const needsOther = har.log.entries.some((e) => JSON.stringify(e.request).includes('HSC_OTHER_API_KEY'));
+    const needsMain = har.log.entries.some((e) => JSON.stringify(e.request).includes('HSC_API_KEY'));
+    expect(needsMain).toBe(true);
+    if (needsOther) {
+      expect(code).toBe(2);
+      expect(out).toMatch(/^\? not judged .*needs the variable HSC_OTHER_API_KEY, which is not set/m);
+    }
+    const none = await replay([recorded, '--base-url', sound.url], {});
+    expect(none.code).toBe(2);
+    expect(none.out).toMatch(/needs the variable HSC_(OTHER_)?API_KEY/);
+  });
+
+  it('a tampered placeholder is refused, never run', async () => {
+    const tampered = structuredClone(har) as unknown as { log: { entries: { request: { headers: { name: string; value: string }[] } }[] } };
+    tampered.log.entries[0]!.request.headers = [{ name: 'authorization', value: 'Bearer $(touch /tmp/hsc-pwned)' }];
+    const file = join(dir, 'tampered.har');
+    writeFileSync(file, JSON.stringify(tampered));
+    const { out } = await replay([file, '--base-url', sound.url]);
+    expect(out).toMatch(/^\? not judged .*only what hosted-site-contract writes is read/m);
+  });
+
+  it.each([
+    ['no file', [], /replay needs the HAR file/],
+    ['not a recording', ['package.json'], /is not a recording of conform --record/],
+    ['a bad base URL', [recorded, '--base-url', 'http://x'], /--base-url must end in \/v2/],
+  ])('%s: one line (usage, exit 2)', async (_, args, want) => {
+    await expect(runReplay(args, { stdout: sink(), stderr: sink(), env: keys })).rejects.toThrow(want);
+  });
+});
+
+describe('a STATE-* failure', () => {
+  it('is recorded as its sequence, each step with its place and pause; replayed, its steps are judged and the property named not judged', async () => {
+    const stateMock = await startMock({ port: 0, variant: 'dns-update-drops-other-values' });
+    try {
+      const file = join(dir, 'state.har');
+      // A live target's DNS records change only with --allow-destructive.
+      const state = await record(stateMock, file, 'STATE-DNS-UPDATE', '--allow-destructive');
+      expect(validHar(state), JSON.stringify(validHar.errors)).toBe(true);
+      const steps = state.log.entries.filter((e) => e._hostedSiteContract.sequence);
+      expect(steps.length).toBeGreaterThan(1);
+      // Each sequence's steps in order, 1 to its length, the ones after the first with their pauses where the property waited.
+      for (const id of new Set(steps.map((e) => e._hostedSiteContract.sequence!.id))) {
+        const own = steps.filter((e) => e._hostedSiteContract.sequence!.id === id).map((e) => e._hostedSiteContract.sequence!);
+        expect(own.map((q) => q.step)).toEqual(own.map((_, i) => i + 1));
+        expect(own.every((q) => q.of === own.length)).toBe(true);
+      }
+      expect(steps.some((e) => (e._hostedSiteContract.sequence!.afterMs ?? 0) > 0)).toBe(true);
+      const { code, out } = await replay([file, '--base-url', stateMock.url], { HSC_API_KEY: stateMock.fixtures.apiKey, HSC_OTHER_API_KEY: stateMock.fixtures.otherApiKey });
+      expect(code, out).toBe(2);
+      expect(out).toMatch(/^\? not judged {2}STATE-DNS-UPDATE .*\(a sequence of \d+ requests\).*rerun conform --only STATE-DNS-UPDATE --seed \d+/m);
+    } finally {
+      await stateMock.close();
+    }
+  }, 120_000);
+});
