@@ -27,6 +27,8 @@ export interface Change {
   readonly sections: { readonly before: string | null; readonly after: string | null };
   /** One sentence: what changed and, where a class needs it, why. */
   readonly summary: string;
+  /** Listed in the `--ignore` file: its reason there. An ignored change fails no `--fail-on`. */
+  readonly ignored?: string;
 }
 
 /** JSON with sorted keys: equality of snapshot values whatever order a file wrote them in. */

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oneOf, parseFlags, SetupError, UsageError } from '../bin/command.ts';
 import { withConfig } from '../bin/config.ts';
+import { applyIgnore, ignoreFileOf, readIgnore } from './ignore.ts';
 import { reportFileProblem, writeReportFile } from '../bin/report-file.ts';
 import { Sanitizer } from '../sanitize/sanitizer.ts';
 import { BREAKING, type ChangeClass } from './change.ts';
@@ -64,6 +65,8 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
   const format = oneOf('--format', flags.format, DIFF_FORMATS, 'markdown')!;
   const failOn = oneOf('--fail-on', flags['fail-on'], FAIL_ON);
   const cwd = io.cwd ?? process.cwd();
+  if (flags.ignore === '' || flags['write-ignore'] === '') throw new UsageError('--ignore and --write-ignore need a file');
+  const ignoreList = flags.ignore !== undefined ? readIgnore(flags.ignore, resolve(cwd, flags.ignore)) : undefined;
 
   const ownRoot = io.packageRoot ?? packageRoot;
   const [from, to] = await Promise.all([load(flags.from, cwd), flags.to === undefined ? loadWorkingTree(cwd, ownRoot) : load(flags.to, cwd)]);
@@ -72,11 +75,20 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
     if (failOn) throw new SetupError(`${STALE} (--fail-on ${failOn} cannot judge model edits the snapshot does not hold)`);
     stderr.write(`${PREFIX}: warning: ${STALE}\n`);
   }
-  const report = reportOf(
+  const found = reportOf(
     { source: from.source, specVersion: from.snapshot.specVersion },
     { source: to.source, specVersion: to.snapshot.specVersion },
     diffContracts(from.snapshot, to.snapshot),
   );
+  const report = ignoreList ? applyIgnore(found, ignoreList) : found;
+  if (flags['write-ignore'] !== undefined) {
+    try {
+      await writeReportFile(resolve(cwd, flags['write-ignore']), sanitizer.text(ignoreFileOf(report)));
+    } catch (error) {
+      throw new SetupError(`cannot write ${flags['write-ignore']}: ${reportFileProblem(error)}`);
+    }
+    stderr.write(`${PREFIX}: ignore file written to ${flags['write-ignore']}\n`);
+  }
   const text = renderers[format](report, failOn ? failingClasses(failOn) : BREAKING);
   if (flags.output === undefined) stdout.write(text);
   else {
@@ -88,7 +100,7 @@ async function diff(args: readonly string[], io: DiffIo): Promise<number> {
     stderr.write(`${PREFIX}: ${sidesLine(report)}: ${countsLine(report)}; ${format} report written to ${flags.output}\n`);
   }
   if (!failOn) return 0;
-  const failing = report.changes.filter((c) => c.classes.some((k) => failingClasses(failOn).includes(k)));
+  const failing = report.changes.filter((c) => c.ignored === undefined && c.classes.some((k) => failingClasses(failOn).includes(k)));
   if (failing.length === 0) return 0;
   stderr.write(`${PREFIX}: ${failing.length} ${failOn === 'any' ? 'breaking' : failOn} change${failing.length === 1 ? '' : 's'} (--fail-on ${failOn})\n`);
   return 1;

@@ -11,6 +11,8 @@ export const diffFlagOptions = {
   format: { type: 'string' },
   output: { type: 'string' },
   'fail-on': { type: 'string' },
+  ignore: { type: 'string' },
+  'write-ignore': { type: 'string' },
   config: { type: 'string' },
   'no-config': { type: 'boolean' },
 } as const;
@@ -31,6 +33,9 @@ export const diffFlags: readonly string[] = [
   '',
   'classes: client-breaking (existing client code may fail), server-breaking (a server that conformed may now',
   'fail the suite), deprecated, knowledge (what the document now states that it did not, and the readings made where it is silent), compatible',
+  '--ignore FILE      changes accepted on purpose, one per line as KIND SUBJECT (# why): they fail no --fail-on, are',
+  '                   shown as ignored, and lines that match no change any more are named',
+  '--write-ignore FILE  write the breaking changes found there as an ignore file, each with its summary',
   ...configFlagRows('diff', 19),
   '',
   'exit codes: 0 compared (no change of the --fail-on class), 1 such a change, 2 bad usage, an unknown ref,',

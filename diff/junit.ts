@@ -28,13 +28,16 @@ function details(c: Change): string {
 export function renderJunit(report: DiffReport, failing: readonly ChangeClass[] = BREAKING): string {
   const breaking = report.changes.filter((c) => c.classes.some((k) => BREAKING.includes(k)));
   const fails = (c: Change) => c.classes.some((k) => failing.includes(k));
-  const failures = breaking.filter(fails).length;
+  const failures = breaking.filter((c) => fails(c) && c.ignored === undefined).length;
+  const skipped = breaking.filter((c) => c.ignored !== undefined).length;
   const name = `hosted-site-contract diff ${sidesLine(report)}`;
   const cases = breaking.length
     ? breaking.map((c) => {
         const classes = c.classes.filter((k) => BREAKING.includes(k)).join(', ');
         const open = `    <testcase classname="${attr(classes)}" name="${attr(`${c.subject}: ${c.kind}`)}" time="0">`;
-        const body = fails(c)
+        const body = c.ignored !== undefined
+          ? `      <skipped message="${attr(`ignored: ${c.ignored}`)}">${xmlEscape(details(c))}</skipped>`
+          : fails(c)
           ? `      <failure message="${attr(c.summary)}" type="${attr(c.kind)}">${xmlEscape(details(c))}</failure>`
           : `      <system-out>${xmlEscape(`not a failure under --fail-on ${failing.join(', ')}\n${details(c)}`)}</system-out>`;
         return [open, body, '    </testcase>'].join('\n');
@@ -44,6 +47,7 @@ export function renderJunit(report: DiffReport, failing: readonly ChangeClass[] 
     ['from', `${report.from.specVersion} (${report.from.source})`],
     ['to', `${report.to.specVersion} (${report.to.source})`],
     ['changes', countsLine(report)],
+    ...(report.ignore ? [['ignore', report.ignore.file], ['ignored', String(report.ignore.ignored)], ...report.ignore.gone.map((g) => ['ignore: no longer occurs', g])] : []),
   ]
     .map(([k, v]) => `      <property name="${attr(k!)}" value="${attr(v!)}"/>`)
     .join('\n');
@@ -51,7 +55,7 @@ export function renderJunit(report: DiffReport, failing: readonly ChangeClass[] 
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${attr(name)}" tests="${tests}" failures="${failures}" errors="0" time="0">`,
-    `  <testsuite name="breaking changes" tests="${tests}" failures="${failures}" errors="0" skipped="0" time="0">`,
+    `  <testsuite name="breaking changes" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="0">`,
     `    <properties>\n${properties}\n    </properties>`,
     ...cases,
     '  </testsuite>',

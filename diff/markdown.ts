@@ -60,7 +60,7 @@ function table(changes: readonly Change[]): string[] {
   return [
     '| Where | Change | Before | After | Section (old → new) |',
     '|---|---|---|---|---|',
-    ...changes.map((c) => `| ${where(c)} | ${cell(c.summary)} | ${value(c.before)} | ${value(c.after)} | ${section(c)} |`),
+    ...changes.map((c) => `| ${where(c)} | ${cell(`${c.ignored !== undefined ? `(ignored: ${c.ignored}) ` : ''}${c.summary}`)} | ${value(c.before)} | ${value(c.after)} | ${section(c)} |`),
   ];
 }
 
@@ -69,6 +69,11 @@ export function renderMarkdown(report: DiffReport): string {
   for (const c of CHANGE_CLASSES) {
     const changes = report.changes.filter((x) => x.classes.includes(c));
     if (changes.length) lines.push('', `### ${TITLES[c]} (${changes.length})`, '', ...table(changes));
+  }
+  if (report.ignore) {
+    const { file, ignored, gone } = report.ignore;
+    lines.push('', `${ignored} change${ignored === 1 ? '' : 's'} ignored (${cell(file)}); they fail no --fail-on.`);
+    if (gone.length) lines.push('', `Lines of ${cell(file)} that match no change any more (remove them):`, '', ...gone.map((g) => `- \`${g}\``));
   }
   return `${lines.join('\n')}\n`;
 }

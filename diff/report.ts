@@ -17,6 +17,8 @@ export interface DiffReport {
   /** Changes in all, and per class (a change in two classes counts in both). */
   readonly counts: { readonly total: number } & Readonly<Record<ChangeClass, number>>;
   readonly changes: readonly Change[];
+  /** With `--ignore`: the file, how many changes it ignored, and its lines that match no change any more. */
+  readonly ignore?: { readonly file: string; readonly ignored: number; readonly gone: readonly string[] };
 }
 
 export const reportOf = (from: Side, to: Side, changes: readonly Change[]): DiffReport => ({

@@ -43,6 +43,7 @@ const change = {
       description: 'The section of the old and new document the fact is cited from.',
     },
     summary: text,
+    ignored: { ...text, description: 'Listed in the --ignore file: its reason there. An ignored change fails no --fail-on.' },
   },
 } as const;
 
@@ -65,6 +66,13 @@ export function contractDiffSchema(banner: string): Record<string, unknown> {
         properties: Object.fromEntries(['total', ...CHANGE_CLASSES].map((k) => [k, { type: 'integer', minimum: 0 }])),
       },
       changes: { type: 'array', items: change },
+      ignore: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['file', 'ignored', 'gone'],
+        description: 'With --ignore: the file, how many changes it ignored, and its lines that match no change any more.',
+        properties: { file: text, ignored: { type: 'integer', minimum: 0 }, gone: { type: 'array', items: text } },
+      },
     },
   };
 }
