@@ -23,6 +23,10 @@ import { judgeExchange, type JudgedExchange, type SeenRequest, type SeenResponse
 import { FAIL_ON, ProxyLog, problemLine, renderConsole, renderJson, renderJunit, type ProxyReport } from './report.ts';
 import { CLOSE_GRACE_MS, startProxy } from './server.ts';
 import { credentialsIn } from './credentials.ts';
+import { applyProxyBaseline, proxyBaselineOf } from './baseline.ts';
+import { ProxyRecorder } from './record.ts';
+import { readBaseline, renderBaseline, type Baseline } from '../conformance/baseline.ts';
+import { renderHar } from '../conformance/replay/har.ts';
 
 const PREFIX = `${PROGRAM} proxy`;
 const REPORTERS = ['console', 'json', 'junit'] as const;
@@ -48,6 +52,9 @@ interface ProxyArgs {
   readonly verbose: boolean;
   /** After `--`: a command run with HSC_PROXY_URL set; the proxy stops when it ends. */
   readonly command?: readonly string[];
+  readonly baseline?: Baseline;
+  readonly writeBaseline?: string;
+  readonly record?: { readonly file: string; readonly all: boolean };
 }
 
 export function parseProxyArgs(given: readonly string[], env: NodeJS.ProcessEnv = process.env): ProxyArgs {
@@ -57,6 +64,7 @@ export function parseProxyArgs(given: readonly string[], env: NodeJS.ProcessEnv 
   if (command?.length === 0) throw new UsageError('-- must be followed by a command to run through the proxy (e.g. -- npm test)');
   const flags = parseFlags(dashes < 0 ? args : args.slice(0, dashes), proxyFlagOptions);
   if (flags.target === undefined) throw new UsageError('--target is required: the base URL of the server to forward to');
+  if (flags['record-all'] && flags.record === undefined) throw new UsageError('--record-all needs --record FILE');
   let target: URL;
   try {
     target = new URL(flags.target);
@@ -88,6 +96,9 @@ export function parseProxyArgs(given: readonly string[], env: NodeJS.ProcessEnv 
     strict: flags.strict ?? false,
     verbose: flags.verbose ?? false,
     ...(command ? { command } : {}),
+    ...(flags.baseline !== undefined ? { baseline: readBaseline(flags.baseline) } : {}),
+    ...(flags['write-baseline'] !== undefined ? { writeBaseline: flags['write-baseline'] } : {}),
+    ...(flags.record !== undefined ? { record: { file: flags.record, all: flags['record-all'] ?? false } } : {}),
   };
 }
 
@@ -126,6 +137,14 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
       throw new SetupError(`--output: cannot write ${d.file}: ${reportFileProblem(error)}`);
     }
   }
+  for (const file of [options.writeBaseline, options.record?.file]) if (file !== undefined) {
+    try {
+      probeReportFile(file);
+    } catch (error) {
+      throw new SetupError(`cannot write ${file}: ${reportFileProblem(error)}`);
+    }
+  }
+  const recorder = options.record ? new ProxyRecorder(options.record.all, options.target.href.replace(/\/+$/, ''), sanitizer) : undefined;
   const log = new ProxyLog();
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
@@ -199,6 +218,7 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
         const path = withheld ? (verdict.endpoint?.path ?? '(a path the document does not list)') : pathOf(request.url);
         const shown = withheld ? withholdDetails(verdict) : verdict;
         log.add(shown, { method: request.method, path, ...(response ? { status: response.status } : { failure: withheld ? WITHHELD : failure! }) }, withheld);
+        recorder?.add(request, response, failure, verdict, ms, withheld);
         const answer = response ? String(response.status) : `no answer (${withheld ? WITHHELD : failure})`;
         const head = `${request.method} ${path} → ${answer} (${ms} ms)`;
         if (shown.problems.length > 0 || !response) {
@@ -243,7 +263,18 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
     await Promise.race([stopped, ...(io.stopped ? [io.stopped] : [])]);
     ran?.stop(); // stopped first (a signal): the command is told to stop too
     await proxy.close();
-    const report = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
+    const seen = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
+    let report = options.baseline ? applyProxyBaseline(seen, options.baseline) : seen;
+    if (options.writeBaseline !== undefined) {
+      const written = proxyBaselineOf(report, options.baseline);
+      await writeReportFile(options.writeBaseline, sanitizer.text(renderBaseline(written)));
+      stderr.write(`${PREFIX}: baseline of ${written.findings.length} problem${written.findings.length === 1 ? '' : 's'} written to ${options.writeBaseline}\n`);
+      report = applyProxyBaseline(seen, { file: options.writeBaseline, findings: written.findings });
+    }
+    if (recorder) {
+      await writeReportFile(options.record!.file, sanitizer.text(renderHar(recorder.har())));
+      stderr.write(`${PREFIX}: ${recorder.recorded} exchange${recorder.recorded === 1 ? '' : 's'} recorded in ${options.record!.file}${recorder.dropped ? ` (${recorder.dropped} not: past the limit, or withheld)` : ''}\n`);
+    }
     io.onReport?.(report);
     const written = await writeReports(report, destinations, stdout, stderr, sanitizer);
     const own = !written ? 2 : report.ok ? 0 : 1;

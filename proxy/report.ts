@@ -19,6 +19,8 @@ export interface ReportedProblem extends ExchangeProblem {
   readonly occurrences: number;
   /** The first exchange that showed it: what was sent and what came back. */
   readonly first: { readonly method: string; readonly path: string; readonly status?: number; readonly failure?: string };
+  /** A problem the proxy's --baseline lists: the reason it gives. Known problems do not set the exit code. */
+  readonly known?: string;
 }
 
 /** Names the report's shape, for readers that check it. */
@@ -48,8 +50,10 @@ export interface ProxyReport {
    */
   readonly withheld?: { readonly reason: string; readonly exchanges: number };
   readonly failOn: FailOn;
-  /** No error of a side `failOn` names. */
+  /** No error of a side `failOn` names (but for those --baseline knows). */
   readonly ok: boolean;
+  /** With --baseline: the file, the problems it knew, and its entries no exchange showed. */
+  readonly baseline?: { readonly file: string; readonly known: number; readonly gone: readonly string[] };
 }
 
 /** Distinct failure words kept; past them, counted under one. */
@@ -162,7 +166,8 @@ export function verdictLine(report: ProxyReport): string {
   const unjudged = Object.entries(report.notJudged).map(([kind, n]) => `${n} ${NOT_JUDGED_WORDS[kind as NotJudged]}`);
   const extra = [report.unanswered ? `${report.unanswered} unanswered by the target` : '', ...unjudged].filter(Boolean).join(', ');
   const head = !report.ok ? '✗ problems' : report.exchanges === 0 ? '✓ no problem, but no exchange seen' : report.unanswered === report.exchanges ? '✓ no problem, but the target answered none' : '✓ no problem';
-  return `${head} (--fail-on ${report.failOn}): ${tally}${extra ? ` (not judged: ${extra})` : ''}`;
+  const known = report.baseline?.known ? `; ${plural(report.baseline.known, 'known problem')} (baseline ${report.baseline.file}) do not count` : '';
+  return `${head} (--fail-on ${report.failOn}): ${tally}${known}${extra ? ` (not judged: ${extra})` : ''}`;
 }
 
 export function renderConsole(report: ProxyReport): string {
@@ -172,7 +177,7 @@ export function renderConsole(report: ProxyReport): string {
     if (mine.length === 0) continue;
     lines.push('', side === 'client' ? 'CLIENT (the requests)' : 'SERVER (the answers)');
     for (const p of mine) {
-      lines.push(`  ${p.severity === 'error' ? '✗' : '!'} ${p.rule} ${p.operation}${p.occurrences > 1 ? ` (×${p.occurrences})` : ''}`);
+      lines.push(`  ${p.known !== undefined ? '~' : p.severity === 'error' ? '✗' : '!'} ${p.rule} ${p.operation}${p.occurrences > 1 ? ` (×${p.occurrences})` : ''}${p.known !== undefined ? ` — known (baseline): ${p.known}` : ''}`);
       lines.push(`      ${where(p)}${p.reason}`);
       lines.push(`      first: ${p.first.method} ${p.first.path} → ${p.first.status ?? p.first.failure ?? 'no answer'}`);
     }
@@ -180,6 +185,7 @@ export function renderConsole(report: ProxyReport): string {
   const failures = Object.entries(report.failures);
   if (failures.length) lines.push('', 'UNANSWERED (the target did not answer; nothing judged)', ...failures.map(([why, n]) => `  ${why} (×${n})`));
   if (report.notKept) lines.push('', `${report.notKept} more distinct problems were counted but not kept (at most ${MAX_DISTINCT} are)`);
+  if (report.baseline?.gone.length) lines.push('', `FIXED (${report.baseline.gone.length} baseline entries no exchange showed: remove them, or rewrite the file with --write-baseline)`, ...report.baseline.gone.map((g) => `  - ${g}`));
   if (report.withheld) lines.push('', `WITHHELD: ${report.withheld.exchanges} exchanges are shown by rule, operation and status only: ${report.withheld.reason}`);
   lines.push('', verdictLine(report));
   return `${lines.join('\n')}\n`;
@@ -191,11 +197,13 @@ export const renderJson = (report: ProxyReport): string => `${JSON.stringify(rep
 export function renderJunit(report: ProxyReport): string {
   const suites = (['client', 'server'] as const).map((side) => {
     const mine = report.problems.filter((p) => p.side === side);
-    const failures = mine.filter((p) => p.severity === 'error').length;
+    const failures = mine.filter((p) => p.severity === 'error' && p.known === undefined).length;
+    const skipped = mine.filter((p) => p.known !== undefined).length;
     const cases = mine.map((p) => {
       const name = xmlEscape(`${p.rule} ${p.operation}${p.at ? ` at ${p.at}` : ''}: ${p.reason}`);
       const why = `${where(p)}${p.reason}`;
       const text = xmlEscape(`${why}\noccurrences: ${p.occurrences}\nfirst: ${p.first.method} ${p.first.path} → ${p.first.status ?? p.first.failure ?? 'no answer'}`);
+      if (p.known !== undefined) return `    <testcase classname="${side}" name="${name}"><skipped message="${attr(`known (baseline): ${p.known}`)}">${text}</skipped></testcase>`;
       return p.severity === 'error'
         ? `    <testcase classname="${side}" name="${name}"><failure message="${attr(why)}" type="${attr(p.rule)}">${text}</failure></testcase>`
         : `    <testcase classname="${side}" name="${name}"><system-out>warning: ${text}</system-out></testcase>`;
@@ -203,8 +211,8 @@ export function renderJunit(report: ProxyReport): string {
     const seen = `    <testcase classname="${side}" name="${xmlEscape(`${plural(report.exchanges, 'exchange')} judged on the ${side}'s side`)}"/>`;
     const withheld = report.withheld ? `\n      <property name="withheld" value="${xmlEscape(`${report.withheld.exchanges} exchanges shown by rule, operation and status only: ${report.withheld.reason}`)}"/>` : '';
     const properties = `    <properties>\n      <property name="tool.version" value="${xmlEscape(report.tool.version)}"/>${withheld}\n    </properties>`;
-    return `  <testsuite name="${side}" tests="${cases.length + 1}" failures="${failures}" errors="0" skipped="0">\n${[properties, seen, ...cases].join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${side}" tests="${cases.length + 1}" failures="${failures}" errors="0" skipped="${skipped}">\n${[properties, seen, ...cases].join('\n')}\n  </testsuite>`;
   });
-  const failures = report.problems.filter((p) => p.severity === 'error').length;
+  const failures = report.problems.filter((p) => p.severity === 'error' && p.known === undefined).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlEscape(`${report.tool.name} proxy`)}" tests="${report.problems.length + 2}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -147,7 +147,9 @@ async function replayItem(item: Item, r: Replaying): Promise<Outcome> {
   const broken: string[] = [];
   for (const entry of item.entries) {
     const meta = entry._hostedSiteContract;
-    if (!meta.replayable) return { kind: 'not judged', why: 'its request held a secret no placeholder rebuilds (the report\'s curl line has it)' };
+    if (!meta.replayable) return { kind: 'not judged', why: 'its request held a secret no placeholder rebuilds, or names no endpoint of the document (the report\'s curl line has it)' };
+    // Recorded by the proxy with only a client's problems: they are in the request itself, which replay sends as it was.
+    if (meta.sides?.length && !meta.sides.includes('server')) return { kind: 'not judged', why: 'the client\'s request itself broke the rule: fix the client and run it through the proxy again' };
     const endpoint = api.endpoints.find((e) => operation(e) === meta.operation);
     if (!endpoint) return { kind: 'not judged', why: `${meta.operation} is no endpoint of this version of the document` };
     let request;

@@ -8,6 +8,7 @@
  * `_hostedSiteContract`, as HAR allows custom fields to.
  */
 import { packageVersion, PROGRAM } from '../../bin/package-info.ts';
+import { apiIdentity } from '../../spec/identity.ts';
 import type { Failure, ProbeResponse, Report } from '../types.ts';
 import type { RequestTemplate } from './placeholders.ts';
 
@@ -32,6 +33,8 @@ export interface EntryMeta {
   readonly known?: string;
   /** The request holds a secret no placeholder rebuilds: shown redacted, not replayable. */
   readonly replayable: boolean;
+  /** Recorded by the proxy: whose problems the exchange showed (a client's are in the request itself: replay cannot judge them fixed). */
+  readonly sides?: readonly ('client' | 'server')[];
   /** A STATE-* failure's step: the sequence it belongs to, its place, and the pause before it (ms). */
   readonly sequence?: { readonly id: number; readonly step: number; readonly of: number; readonly afterMs?: number };
 }
@@ -93,7 +96,7 @@ function queryOf(url: string): HarHeader[] {
     });
 }
 
-function harRequest(request: RequestTemplate) {
+export function harRequest(request: RequestTemplate) {
   const type = Object.entries(request.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
   return {
     method: request.method,
@@ -108,7 +111,7 @@ function harRequest(request: RequestTemplate) {
   };
 }
 
-function harResponse(response: ProbeResponse | undefined, error: string | undefined) {
+export function harResponse(response: Pick<ProbeResponse, 'status' | 'headers' | 'text'> | undefined, error: string | undefined) {
   const type = response && Object.entries(response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
   return {
     status: response?.status ?? 0,
@@ -138,6 +141,19 @@ function meta(f: Failure, extra: Partial<EntryMeta> & Pick<EntryMeta, 'expect' |
 }
 
 /** The HAR of a run's failures (errors), in the report's order. */
+/** The HAR around entries: the log, its creator and what replay reads of the run. */
+export function harLog(entries: readonly HarEntry[], baseUrl: string, comment: string, seed = 0): Har {
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: PROGRAM, version: packageVersion() },
+      entries,
+      comment: `${comment} Secrets are placeholders: \${NAME} (and the expressions that rebuild a key derived from one) read the environment variable NAME; $$ is a dollar. Replay: npx ${PROGRAM} replay FILE --base-url URL`,
+      _hostedSiteContract: { format: HAR_EXTENSION_FORMAT, baseUrl, specVersion: apiIdentity.specVersion, seed },
+    },
+  };
+}
+
 export function harOf(report: Report): Har {
   const at = report.startedAt;
   let sequences = 0;
@@ -172,15 +188,7 @@ export function harOf(report: Report): Har {
       },
     ];
   });
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: PROGRAM, version: packageVersion() },
-      entries,
-      comment: `Failing exchanges of ${PROGRAM} conform against ${report.target} (spec ${report.specVersion}, seed ${report.seed}). Secrets are placeholders: \${NAME} (and the expressions that rebuild a key derived from one) read the environment variable NAME; $$ is a dollar. Replay: npx ${PROGRAM} replay FILE --base-url URL`,
-      _hostedSiteContract: { format: HAR_EXTENSION_FORMAT, baseUrl: report.target, specVersion: report.specVersion, seed: report.seed },
-    },
-  };
+  return harLog(entries, report.target, `Failing exchanges of ${PROGRAM} conform against ${report.target} (spec ${report.specVersion}, seed ${report.seed}).`, report.seed);
 }
 
 export const renderHar = (har: Har): string => `${JSON.stringify(har, null, 2)}\n`;

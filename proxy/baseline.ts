@@ -1,0 +1,47 @@
+/**
+ * The proxy's baseline of known problems (`proxy --baseline FILE`, `--write-baseline FILE`), in
+ * the file format conform's baseline has (conformance/baseline.ts): a problem's fingerprint is
+ * its side, rule, operation and place (`client AUTH-BEARER GET /validate at Authorization`),
+ * nothing an exchange draws. Known problems are listed as known, not hidden; the exit code counts
+ * only the others (a problem past the report's cap is never known: it fails closed); entries no
+ * exchange showed are named, so the file shrinks.
+ */
+import { BASELINE_FORMAT, type Baseline, type BaselineEntry, type BaselineFile } from '../conformance/baseline.ts';
+import { reportingTool } from '../conformance/report/json.ts';
+import type { RuleId } from '../spec/model.ts';
+import type { ProxyReport, ReportedProblem } from './report.ts';
+
+export const problemFingerprint = (p: Pick<ReportedProblem, 'side' | 'rule' | 'operation' | 'at'>): string => `${p.side} ${p.rule} ${p.operation}${p.at ? ` at ${p.at}` : ''}`;
+
+export function proxyBaselineOf(report: ProxyReport, previous?: Baseline): BaselineFile {
+  const kept = new Map(previous?.findings.map((e) => [e.fingerprint, e]));
+  const seen = new Set<string>();
+  const findings = report.problems
+    .filter((p) => p.severity === 'error')
+    .flatMap((p): BaselineEntry[] => {
+      const print = problemFingerprint(p);
+      if (seen.has(print)) return [];
+      seen.add(print);
+      return [kept.get(print) ?? { fingerprint: print, rules: [p.rule as RuleId], operation: p.operation, answer: p.side, title: p.reason, reason: p.reason }];
+    });
+  return { format: BASELINE_FORMAT, tool: reportingTool(), findings };
+}
+
+/** The report with its known problems marked, `ok` from the others, and what the baseline did. */
+export function applyProxyBaseline(report: ProxyReport, baseline: Baseline): ProxyReport {
+  const entries = new Map(baseline.findings.map((e) => [e.fingerprint, e]));
+  const problems = report.problems.map((p) => {
+    const entry = entries.get(problemFingerprint(p));
+    return entry ? { ...p, known: entry.reason } : p;
+  });
+  const knownErrors = (side: 'client' | 'server') => problems.filter((p) => p.side === side && p.severity === 'error' && p.known !== undefined).reduce((n, p) => n + p.occurrences, 0);
+  const fresh = { client: report.counts.client.errors - knownErrors('client'), server: report.counts.server.errors - knownErrors('server') };
+  const ok = report.failOn === 'none' || (report.failOn === 'any' ? fresh.client + fresh.server === 0 : fresh[report.failOn] === 0);
+  const met = new Set(problems.map(problemFingerprint));
+  return {
+    ...report,
+    problems,
+    ok,
+    baseline: { file: baseline.file, known: problems.filter((p) => p.known !== undefined).length, gone: baseline.findings.filter((e) => !met.has(e.fingerprint)).map((e) => e.fingerprint) },
+  };
+}
