@@ -34,10 +34,10 @@ import { createProgress } from './report/progress.ts';
 import { renderJson } from './report/json.ts';
 import { renderCtrf } from './report/ctrf.ts';
 import { applyBaseline, baselineOf, renderBaseline } from './baseline.ts';
-import { harOf, renderHar } from './replay/har.ts';
+import { ExchangeRecorder, harOf, renderHar } from './replay/har.ts';
 import { renderJunit } from './report/junit.ts';
 import { runConformance, type FailureWanted, type Suite } from './runner.ts';
-import type { Report, Target } from './types.ts';
+import type { Exchange, Report, Target } from './types.ts';
 
 const PREFIX = 'hosted-site-contract conform';
 
@@ -115,6 +115,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     }
 
     const startedAt = Date.now();
+    const recorder = options.recordAll ? new ExchangeRecorder(sanitizer, options.seed) : undefined;
     // Our own mock: every action may act anywhere in it, as --allow-destructive is always on there.
     const allowLive = options.allowLive || mock !== undefined;
     let main: Discovery;
@@ -161,6 +162,7 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       notes: [...main.notes, ...(other?.notes.map((n) => n.replace(/^discovery:/, 'discovery (other company):')) ?? []), ...[liveSafetyNote(target)].filter((n) => n !== undefined)],
       prior: [...main.exchanges, ...(other?.exchanges ?? [])],
       ...(io.stopWhenFound ? { stopWhenFound: io.stopWhenFound } : {}),
+      ...(recorder ? { heard: (exchange: Exchange) => recorder.add(exchange) } : {}),
       startedAt,
       reportOptions: {
         allowLive,
@@ -202,14 +204,16 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
       judged = applyBaseline(bounded, { file: options.writeBaseline, findings: written.findings });
     }
     if (options.record !== undefined) {
-      const har = harOf(judged);
+      const har = recorder ? recorder.har(judged) : harOf(judged);
       try {
         await writeReportFile(options.record, sanitizer.text(renderHar(har)));
       } catch (error) {
         stderr.write(`${PREFIX}: cannot write the recording to ${options.record}: ${sanitizer.message(error)}\n`);
         return 2;
       }
-      stderr.write(`${PREFIX}: ${har.log.entries.length} failing exchange${har.log.entries.length === 1 ? '' : 's'} recorded in ${options.record} (replay FILE --base-url URL re-sends them)\n`);
+      const what = recorder ? 'exchange' : 'failing exchange';
+      const past = recorder?.dropped ? ` (${recorder.dropped} more not recorded: past the first ${har.log.entries.length})` : '';
+      stderr.write(`${PREFIX}: ${har.log.entries.length} ${what}${har.log.entries.length === 1 ? '' : 's'} recorded in ${options.record}${past} (replay FILE --base-url URL re-sends them)\n`);
     }
     io.onReport?.(judged);
     return (await writeReports(judged, options, io, { stdout, stderr, sanitizer })) ?? (judged.ok ? 0 : 1);

@@ -6,6 +6,9 @@ import { configFlagRows } from '../bin/config.ts';
 import { layouts } from '../mock/layouts.ts';
 import { REPORT_SCHEMA_FILE } from './report/json.ts';
 
+/** Entries `conform --record-all` keeps (replay/har.ts holds to it). */
+export const MAX_RECORDED_EXCHANGES = 5000;
+
 /** The seed of a run without `--seed`: fixed, so two default runs send the same requests. */
 export const DEFAULT_SEED = 1106;
 /** Examples per property without `--runs`; the default run against the mock stays well within 30 s. */
@@ -47,6 +50,7 @@ export const conformFlagOptions = {
   'mock-layout': { type: 'string' },
   baseline: { type: 'string' },
   record: { type: 'string' },
+  'record-all': { type: 'boolean' },
   'write-baseline': { type: 'string' },
   config: { type: 'string' },
   'no-config': { type: 'boolean' },
@@ -110,7 +114,8 @@ export const conformFlags: readonly string[] = [
   '--write-baseline FILE   write this run\'s findings there as a baseline (with --baseline: its reasons kept); the run',
   '                        is then judged against it',
   '--record FILE           write the failing exchanges there as HAR 1.2, their secrets as ${NAME} placeholders (a',
-  '                        STATE-* failure as its sequence, with its pauses): `replay FILE --base-url URL` re-sends them',
+  '                        STATE-* failure as its sequence, with its pauses): `replay FILE --base-url URL` re-sends them;',
+  `                        --record-all: every exchange judged, in order (the first ${MAX_RECORDED_EXCHANGES} kept, the rest counted)`,
   ...configFlagRows('conform', 24),
   '',
   'exit codes: 0 conforms, 1 a check failed (or, with --fail-on-skip, was skipped), 2 bad usage or a target the suite cannot use',

@@ -71,6 +71,8 @@ export interface ConformOptions {
   readonly writeBaseline?: string;
   /** Where the failing exchanges are written as HAR (replay/har.ts). */
   readonly record?: string;
+  /** With `record`: every exchange, not only the failing ones. */
+  readonly recordAll?: boolean;
 }
 
 const ruleIds: readonly RuleId[] = api.rules.map((r) => r.id);
@@ -281,8 +283,14 @@ export function parseConformArgs(args: readonly string[], env: NodeJS.ProcessEnv
     ...(flags['mock-layout'] !== undefined ? { mockLayout: checkedLayout(flags['mock-layout']) } : {}),
     ...(flags.baseline !== undefined ? { baseline: readBaseline(flags.baseline) } : {}),
     ...(flags.record !== undefined ? { record: (checkWritable(flags.record, '--record'), flags.record) } : {}),
+    ...(flags['record-all'] ? { recordAll: recordAllNeedsRecord(flags.record) } : {}),
     ...(flags['write-baseline'] !== undefined ? { writeBaseline: (checkWritable(flags['write-baseline'], '--write-baseline'), flags['write-baseline']) } : {}),
   };
+}
+
+function recordAllNeedsRecord(record: string | undefined): true {
+  if (record === undefined) throw new UsageError('--record-all needs --record FILE');
+  return true;
 }
 
 function checkedLayout(name: string): string {

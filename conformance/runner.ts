@@ -74,6 +74,8 @@ export interface RunInput {
    * fault is caught is then decided). Shrinking stops with it; clean-up still runs.
    */
   readonly stopWhenFound?: FailureWanted;
+  /** Hears of every exchange judged, its secrets learned (`--record-all`). */
+  readonly heard?: (exchange: Exchange) => void;
   /** What the run's pacer learned (the transport's), for the report. */
   readonly pacing?: () => PacerStats;
   /** How long the suite's own process could not run (the transport's watch), for the report. */
@@ -141,6 +143,7 @@ export async function runConformance(input: RunInput): Promise<Report> {
     priorRequests: input.priorRequests ?? 0,
     skips: [...plan.skips],
     ...(input.stopWhenFound ? { found: stopWhen(input.stopWhenFound, budget) } : {}),
+    ...(input.heard ? { heard: input.heard } : {}),
   });
   // Every answer is judged: discovery's first, in the order received.
   prior.forEach((exchange, i) => judge.judge(exchange, i - prior.length));

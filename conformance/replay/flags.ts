@@ -13,7 +13,8 @@ export const replayFlags: readonly string[] = [
   `--timeout-ms N     deadline of each request (default ${DEFAULT_TIMEOUT_MS})`,
   '--strict           judge by the letter of the per-endpoint tables, as conform --strict',
   '',
-  'secrets: the placeholders read HSC_API_KEY, HSC_OTHER_API_KEY (and HSC_<FIELD> for a secret field) from the environment',
+  'secrets: the placeholders read HSC_API_KEY, HSC_OTHER_API_KEY, and HSC_<FIELD> for a secret field the run sent (a',
+  'password it chose for a request: any valid value) from the environment; a proxy recording reads CLIENT_API_KEY',
   'exit codes: 0 every entry fixed, 1 one still fails, 2 none fails but some were not judged, or bad usage',
 ];
 

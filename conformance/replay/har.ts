@@ -9,8 +9,11 @@
  */
 import { packageVersion, PROGRAM } from '../../bin/package-info.ts';
 import { apiIdentity } from '../../spec/identity.ts';
-import type { Failure, ProbeResponse, Report } from '../types.ts';
-import type { RequestTemplate } from './placeholders.ts';
+import type { Sanitizer } from '../../sanitize/sanitizer.ts';
+import { operation } from '../../spec/queries.ts';
+import type { Exchange, Failure, ProbeResponse, Report } from '../types.ts';
+import { requestTemplate, type RequestTemplate } from './placeholders.ts';
+import { MAX_RECORDED_EXCHANGES } from '../flags.ts';
 
 export const HAR_EXTENSION_FORMAT = 'hosted-site-contract/har@1';
 
@@ -192,3 +195,50 @@ export function harOf(report: Report): Har {
 }
 
 export const renderHar = (har: Har): string => `${JSON.stringify(har, null, 2)}\n`;
+
+/** Characters of each answer's body `--record-all` keeps. */
+const BODY_KEPT = 8 * 1024;
+
+/**
+ * Every exchange of a run, as it is judged (`conform --record-all`): its request a template, its
+ * answer clipped. Bounded: past MAX_RECORDED_EXCHANGES, counted. The whole file passes the
+ * sanitizer again when written, so a secret learned after an exchange was kept is hidden too.
+ */
+export class ExchangeRecorder {
+  readonly entries: HarEntry[] = [];
+  dropped = 0;
+
+  constructor(
+    readonly sanitizer: Sanitizer,
+    readonly seed: number,
+  ) {}
+
+  add(exchange: Exchange): void {
+    if (this.entries.length >= MAX_RECORDED_EXCHANGES) return void this.dropped++;
+    const { probe, response, failure } = exchange;
+    const template = requestTemplate(probe.request, this.sanitizer);
+    this.entries.push({
+      startedDateTime: new Date().toISOString(),
+      time: response?.ms ?? failure?.ms ?? 0,
+      request: harRequest(template ?? this.sanitizer.request(probe.request)),
+      response: harResponse(response ? { status: response.status, headers: this.sanitizer.headers(response.headers), text: this.sanitizer.text(response.text.slice(0, BODY_KEPT)) } : undefined, failure ? `${failure.kind}: ${failure.message}` : undefined),
+      cache: {},
+      timings: { send: 0, wait: response?.ms ?? failure?.ms ?? 0, receive: 0 },
+      _hostedSiteContract: {
+        rule: probe.rule,
+        rules: [probe.rule],
+        operation: operation(probe.endpoint),
+        title: probe.title,
+        probe: probe.title,
+        seed: this.seed,
+        expect: probe.expect,
+        ...(probe.idsUnknown ? { idsUnknown: true as const } : {}),
+        replayable: template !== undefined,
+      },
+    });
+  }
+
+  har(report: Report): Har {
+    return harLog(this.entries, report.target, `Every exchange of ${PROGRAM} conform against ${report.target} (spec ${report.specVersion}, seed ${report.seed})${this.dropped ? `, but ${this.dropped} past the first ${MAX_RECORDED_EXCHANGES}` : ''}.`, report.seed);
+  }
+}

@@ -142,3 +142,26 @@ describe('a STATE-* failure', () => {
     }
   }, 120_000);
 });
+
+describe('conform --record-all', () => {
+  it('records every exchange judged, valid HAR, no key; replayed against the same conformant server, each passes', async () => {
+    const file = join(dir, 'all.har');
+    const code = await runConform(['--base-url', sound.url, '--site-id', sound.fixtures.siteId, '--only', 'AUTH-401', '--runs', '3', '--record', file, '--record-all', '--reporter', 'json'], { stdout: sink(), stderr: sink(), env: { HSC_API_KEY: sound.fixtures.apiKey } });
+    expect(code).toBe(0);
+    const all = JSON.parse(readFileSync(file, 'utf8')) as Har;
+    expect(validHar(all), JSON.stringify(validHar.errors)).toBe(true);
+    expect(all.log.entries.length).toBeGreaterThan(20);
+    expect(readFileSync(file, 'utf8')).not.toContain(sound.fixtures.apiKey);
+    // A password the run chose for a request is a secret field too: replay reads it from HSC_<FIELD>, any valid value.
+    const needs = new Set([...readFileSync(file, 'utf8').matchAll(/\$\{(HSC_[A-Z_]+)/g)].map((m) => m[1]!));
+    expect([...needs].sort()).toEqual(['HSC_ADMIN_PASSWORD', 'HSC_API_KEY']);
+    const { code: replayed, out } = await replay([file, '--base-url', sound.url], { HSC_API_KEY: sound.fixtures.apiKey, HSC_ADMIN_PASSWORD: 'Replayed-Passw0rd!' });
+    expect(out).not.toMatch(/^✗ still fails/m);
+    expect(replayed, out.split('\n').filter((l) => l.startsWith('?')).slice(0, 3).join('\n')).toBe(0);
+    expect(out).toMatch(/\d+ fixed, 0 still failing/);
+  }, 120_000);
+
+  it('--record-all alone is a usage error', async () => {
+    await expect(runConform(['--record-all'], { stdout: sink(), stderr: sink(), env: {} })).rejects.toThrow(/--record-all needs --record FILE/);
+  });
+});

@@ -55,6 +55,8 @@ export interface JudgeInput {
   readonly skips: Skip[];
   /** Hears of each failure as it is recorded (the rules it broke, its operation). */
   readonly found?: (rules: readonly RuleId[], operation: string) => void;
+  /** Hears of every exchange judged, once its secrets are learned (`conform --record-all`). */
+  readonly heard?: (exchange: Exchange) => void;
 }
 
 export class RunJudge {
@@ -143,6 +145,7 @@ export class RunJudge {
     const op = operation(exchange.probe.endpoint);
     if (wasSent(exchange)) this.sentTo.set(exchange.probe.endpoint.name, (this.sentTo.get(exchange.probe.endpoint.name) ?? 0) + 1);
     if (!this.received(exchange)) return this.#notJudged(exchange);
+    this.#input.heard?.(exchange);
     const { checks, context, inRules } = this.#input;
     const broken: { rule: RuleId; verdict: Verdict }[] = [];
     let owned = false;
