@@ -12,5 +12,5 @@ export { api } from './spec/api.ts';
 export type * as Model from './spec/model.ts';
 export { conform, ConformError, type ConformApiOptions, type ConformResult } from './conformance/api.ts';
 export type { Report as ConformReport, Failure as ConformFailure, CheckSummary } from './conformance/types.ts';
-export { startProxy, type ProxyApiOptions, type StartedProxy } from './proxy/api.ts';
+export { startProxy, ProxyError, type ProxyApiOptions, type StartedProxy } from './proxy/api.ts';
 export type { ProxyReport } from './proxy/report.ts';

@@ -13,6 +13,7 @@ import { commands } from './commands.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { packageVersion, PROGRAM } from './package-info.ts';
 import { commandLineSecrets, onCrash, onOutputError } from './process-guard.ts';
+import { referencedValues } from './config.ts';
 
 
 
@@ -51,7 +52,12 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   // Loaded only when something may be printed that the user typed: `help` stays instant.
-  const processSanitizer = async () => new (await import('../sanitize/sanitizer.ts')).Sanitizer(commandLineSecrets(argv, process.env));
+  const processSanitizer = async () =>
+    new (await import('../sanitize/sanitizer.ts')).Sanitizer([
+      ...commandLineSecrets(argv, process.env),
+      // What a config file reads from the environment may be anything: learned before any message shows it.
+      ...referencedValues(name ?? '', args, process.env).map(({ name: n, value }) => ({ value, name: n, kind: 'key' as const })),
+    ]);
   if (name === '--version' || name === '-v') {
     if (args.length) return usageError(`${name} takes no arguments`, await processSanitizer());
     console.log(versionLine());

@@ -47,7 +47,7 @@ export const commands: readonly Command[] = [
   {
     name: 'conform',
     summary: 'check an API against the document (without --base-url: the embedded mock); exit 1 on any failure',
-    usage: 'conform [--base-url URL --api-key KEY --site-id UUID] [--reporter console|json|junit|github]... [--output FILE] [more: help conform]',
+    usage: 'conform [--base-url URL --api-key KEY --site-id UUID] [--reporter console|json|junit|github|ctrf]... [--output FILE] [more: help conform]',
     flags: conformFlags,
     run: async (args, { sanitizer }) => (await import('../conformance/cli.ts')).runConform(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, sanitizer }),
   },

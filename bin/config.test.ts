@@ -24,7 +24,7 @@ import { diffFlagOptions } from '../diff/flags.ts';
 import { mockFlagOptions } from '../mock/flags.ts';
 import { proxyFlagOptions } from '../proxy/flags.ts';
 import { UsageError } from './command.ts';
-import { CONFIG_FILE, CONFIG_FLAGS, printableConfig, sectionArgs, withConfig, type FlagOptionSet } from './config.ts';
+import { CONFIG_FILE, CONFIG_FLAGS, printableConfig, referencedValues, sectionArgs, withConfig, type FlagOptionSet } from './config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hsc-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,6 +62,7 @@ describe('a section becomes flags', () => {
     ['a switch that is not true or false', { strict: 'yes' }, /c: conform\.strict must be true or false/],
     ['an object where a value is due', { runs: { n: 5 } }, /c: conform\.runs must be a string or a number/],
     ['the config flag itself', { config: 'other.json' }, /c: conform\.config is no option/],
+    ['an empty list (which would read as the flag left out: every rule)', { only: [] }, /c: conform\.only is an empty list: leave it out, or give it values/],
   ])('%s: refused, one line', (_, section, want) => {
     expect(refused(() => sectionArgs(section, conformFlagOptions, {}, 'c: conform', true))).toMatch(want);
   });
@@ -99,6 +100,9 @@ describe('the file and the command line', () => {
     expect(withConfig('conform', ['--runs', '3'], options, {}, here)).toEqual(['--runs', '3']);
     file({ conform: { runs: 4, seed: 1 } }, join(here.slice(dir.length + 1), CONFIG_FILE));
     expect(withConfig('conform', ['--runs', '3'], options, {}, here)).toEqual(['--seed=1', '--runs', '3']);
+    // A key no file may hold is refused even when the command line types that flag.
+    file({ conform: { printConfig: true } }, join(here.slice(dir.length + 1), CONFIG_FILE));
+    expect(refused(() => withConfig('conform', ['--print-config'], options, {}, here))).toMatch(/conform\.printConfig is no option/);
     // --no-config reads none, and cannot go with --config.
     expect(withConfig('conform', ['--no-config', '--runs', '3'], options, {}, here)).toEqual(['--runs', '3']);
     expect(refused(() => withConfig('conform', ['--no-config', '--config', 'x.json'], options, {}, here))).toMatch(/--config and --no-config together/);
@@ -122,6 +126,18 @@ describe('the file and the command line', () => {
     const message = refused(run);
     expect(message).toMatch(want);
     expect(message).not.toContain('\n');
+  });
+});
+
+describe('referencedValues (what the process sanitizer learns before any message)', () => {
+  it("the values of every ${NAME} the command's section reads, set ones only; none for a file that cannot be read", () => {
+    const f = file({ conform: { runs: '${RUNS_TOKEN}', reporter: ['${REPORTER}'], siteId: '${UNSET_ONE}' }, proxy: { target: '${OTHER}' } });
+    expect(referencedValues('conform', ['--config', f], { RUNS_TOKEN: 'tok-123456', REPORTER: 'json', OTHER: 'x' })).toEqual([
+      { name: 'RUNS_TOKEN', value: 'tok-123456' },
+      { name: 'REPORTER', value: 'json' },
+    ]);
+    expect(referencedValues('conform', ['--config', join(dir, 'nope.json')], { A: 'b' })).toEqual([]);
+    expect(referencedValues('explain', ['--config', f], { RUNS_TOKEN: 'x' })).toEqual([]);
   });
 });
 

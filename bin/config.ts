@@ -76,6 +76,8 @@ export function sectionArgs(section: Readonly<Record<string, unknown>>, options:
     }
     const values = Array.isArray(value) ? value : [value];
     if (Array.isArray(value) && !option.multiple) throw new UsageError(`${where}.${key} takes one value, not a list`);
+    // An empty list would read as the flag not given (`only: []` as every rule): say so instead.
+    if (Array.isArray(value) && value.length === 0) throw new UsageError(`${where}.${key} is an empty list: leave it out, or give it values`);
     for (const v of values) {
       if (typeof v !== 'string' && !(typeof v === 'number' && Number.isFinite(v))) throw new UsageError(`${where}.${key} must be a string${option.multiple ? ' or a list of strings' : ' or a number'}`);
       if (fromFile && SECRET_FLAGS.has(flag) && !(typeof v === 'string' && REFERENCE.test(v))) {
@@ -94,6 +96,24 @@ function substitute(text: string, env: NodeJS.ProcessEnv, where: string): string
     if (value === undefined || value === '') throw new UsageError(`${where} names \${${name}}, which is not set in the environment`);
     return value;
   });
+}
+
+/**
+ * The values a command's config section reads from the environment (`${NAME}`): the process's
+ * sanitizer learns them before anything is printed, since the file may name any variable, and a
+ * message about a value (a flag refusing it) would otherwise show it. A file that cannot be read
+ * yields none (the command then says why).
+ */
+export function referencedValues(command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): { readonly name: string; readonly value: string }[] {
+  if (!(CONFIGURED_COMMANDS as readonly string[]).includes(command)) return [];
+  let section: Readonly<Record<string, unknown>> | undefined;
+  try {
+    section = loadSection(command as ConfiguredCommand, args, cwd).section;
+  } catch {
+    return [];
+  }
+  const names = new Set([...JSON.stringify(section ?? {}).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!));
+  return [...names].flatMap((name) => (env[name] ? [{ name, value: env[name]! }] : []));
 }
 
 /** The flags a command line gives, by name (`--name`, `--name=value`), up to a `--`. */
@@ -152,7 +172,8 @@ function loadSection(command: ConfiguredCommand, args: readonly string[], cwd: s
 /** The section's entries a flag of the command line does not replace. */
 const notTyped = (section: Readonly<Record<string, unknown>>, given: readonly string[]) => {
   const typed = typedFlags(given);
-  return Object.fromEntries(Object.entries(section).filter(([key]) => key === '$schema' || !typed.has(flagName(key))));
+  // A key no file may hold (`printConfig`) stays, to be refused, whatever the command line types.
+  return Object.fromEntries(Object.entries(section).filter(([key]) => key === '$schema' || CONFIG_FLAGS.has(flagName(key)) || !typed.has(flagName(key))));
 };
 
 /**

@@ -86,6 +86,15 @@ describe('--baseline', () => {
     expect(runs.fixed.report.baseline!.gone.length).toBe(runs.known.report.failures.length);
   });
 
+  it('rewritten by a narrowed run, it keeps the entries that run did not judge (never calls them fixed)', async () => {
+    const rewritten = join(dir, 'rewritten.json');
+    const sink = new Writable({ write: (_c, _e, d) => d() });
+    const code = await runConform(['--only', 'AUTH-401', '--runs', '3', '--baseline', baselineFile, '--write-baseline', rewritten, '--reporter', 'json'], { stdout: sink, stderr: sink, env: {} });
+    expect(code).toBe(0);
+    const before = (JSON.parse(readFileSync(baselineFile, 'utf8')) as BaselineFile).findings;
+    expect((JSON.parse(readFileSync(rewritten, 'utf8')) as BaselineFile).findings).toEqual(before);
+  });
+
   it.each([
     ['not JSON', 'nope', /--baseline: .* is not JSON/],
     ['not a baseline', JSON.stringify({ findings: [] }), /is not a baseline \(format hosted-site-contract\/baseline@1; --write-baseline writes one\)/],
@@ -120,6 +129,8 @@ describe('every report says what the baseline knew', () => {
     expect(known).not.toMatch(/^::error /m);
     expect(known.match(/^::notice title=known \(baseline\)/gm)?.length).toBe(runs.known.report.failures.length);
     expect(renderGithub(runs.newFault.report)).toMatch(/^::error /m);
+    // Entries the run no longer met are said too: the file can shrink.
+    expect(renderGithub(runs.fixed.report)).toMatch(/^::notice title=baseline%3A \d+ entr(y|ies) no longer occur::Remove them from /m);
   });
 
   it('CTRF: a known row skipped, its raw status kept', () => {

@@ -57,7 +57,10 @@ export function baselineOf(report: Report, previous?: Baseline): BaselineFile {
     seen.add(print);
     return [kept.get(print) ?? { fingerprint: print, rules: f.rules, operation: f.operation, answer: answerOf(f), title: f.title, reason: f.message.split('\n')[0]!.slice(0, 300) }];
   });
-  return { format: BASELINE_FORMAT, tool: reportingTool(), findings };
+  // What this run did not judge (--only, a budget, a skip) it cannot call fixed: those entries stay.
+  const unjudged = new Set(report.baseline?.notJudged ?? []);
+  const stay = (previous?.findings ?? []).filter((e) => unjudged.has(e.fingerprint) && !seen.has(e.fingerprint));
+  return { format: BASELINE_FORMAT, tool: reportingTool(), findings: [...findings, ...stay] };
 }
 
 export const renderBaseline = (file: BaselineFile): string => `${JSON.stringify(file, null, 2)}\n`;

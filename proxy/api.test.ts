@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../mock/server.ts';
-import { startProxy } from './api.ts';
+import { ProxyError, startProxy } from './api.ts';
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -31,7 +31,10 @@ describe('startProxy()', () => {
     expect(exitCode).toBe(1);
   }, 60_000);
 
-  it('a target that is no URL: the one line the command says, nothing left listening', async () => {
-    await expect(startProxy({ target: 'not a url' })).rejects.toThrow(/--target must be an http or https URL/);
+  it('a target that is no URL: a ProxyError (exit code 2) with the one line the command says', async () => {
+    const error = await startProxy({ target: 'not a url' }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ProxyError);
+    expect((error as ProxyError).exitCode).toBe(2);
+    expect((error as Error).message).toMatch(/--target must be an http or https URL/);
   });
 });

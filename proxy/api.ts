@@ -34,7 +34,21 @@ const nowhere = () => new Writable({ write: (_chunk, _encoding, done) => done() 
  * const { report } = await proxy.close();
  * expect(report.problems).toEqual([]);
  */
+/** A proxy that could not start (bad options, a port in use): the command's one line, and its exit code 2. */
+export class ProxyError extends Error {
+  override readonly name = 'ProxyError';
+  readonly exitCode = 2 as const;
+}
+
 export async function startProxy(options: ProxyApiOptions): Promise<StartedProxy> {
+  try {
+    return await started(options);
+  } catch (error) {
+    throw new ProxyError((error as Error).message);
+  }
+}
+
+async function started(options: ProxyApiOptions): Promise<StartedProxy> {
   const { stdout, stderr, config, ...flags } = options;
   const args = [...sectionArgs({ port: 0, ...flags }, proxyFlagOptions, process.env, 'startProxy()', false), ...(config === undefined ? ['--no-config'] : [`--config=${config}`])];
   let stop!: () => void;

@@ -3,8 +3,9 @@
  * the file format conform's baseline has (conformance/baseline.ts): a problem's fingerprint is
  * its side, rule, operation and place (`client AUTH-BEARER GET /validate at Authorization`),
  * nothing an exchange draws. Known problems are listed as known, not hidden; the exit code counts
- * only the others (a problem past the report's cap is never known: it fails closed); entries no
- * exchange showed are named, so the file shrinks.
+ * only the others (a problem past the report's cap is never known: it fails closed); entries the
+ * traffic's operations no longer show are named fixed, so the file shrinks, and entries for
+ * operations no traffic touched are not judged, and kept.
  */
 import { BASELINE_FORMAT, type Baseline, type BaselineEntry, type BaselineFile } from '../conformance/baseline.ts';
 import { reportingTool } from '../conformance/report/json.ts';
@@ -14,6 +15,8 @@ import type { ProxyReport, ReportedProblem } from './report.ts';
 export const problemFingerprint = (p: Pick<ReportedProblem, 'side' | 'rule' | 'operation' | 'at'>): string => `${p.side} ${p.rule} ${p.operation}${p.at ? ` at ${p.at}` : ''}`;
 
 export function proxyBaselineOf(report: ProxyReport, previous?: Baseline): BaselineFile {
+  // Entries for operations no traffic touched were not judged: they stay.
+  const unjudged = new Set(report.baseline?.notJudged ?? []);
   const kept = new Map(previous?.findings.map((e) => [e.fingerprint, e]));
   const seen = new Set<string>();
   const findings = report.problems
@@ -24,11 +27,11 @@ export function proxyBaselineOf(report: ProxyReport, previous?: Baseline): Basel
       seen.add(print);
       return [kept.get(print) ?? { fingerprint: print, rules: [p.rule as RuleId], operation: p.operation, answer: p.side, title: p.reason, reason: p.reason }];
     });
-  return { format: BASELINE_FORMAT, tool: reportingTool(), findings };
+  return { format: BASELINE_FORMAT, tool: reportingTool(), findings: [...findings, ...(previous?.findings ?? []).filter((e) => unjudged.has(e.fingerprint) && !seen.has(e.fingerprint))] };
 }
 
 /** The report with its known problems marked, `ok` from the others, and what the baseline did. */
-export function applyProxyBaseline(report: ProxyReport, baseline: Baseline): ProxyReport {
+export function applyProxyBaseline(report: ProxyReport, baseline: Baseline, touched: ReadonlySet<string>): ProxyReport {
   const entries = new Map(baseline.findings.map((e) => [e.fingerprint, e]));
   const problems = report.problems.map((p) => {
     const entry = entries.get(problemFingerprint(p));
@@ -42,6 +45,11 @@ export function applyProxyBaseline(report: ProxyReport, baseline: Baseline): Pro
     ...report,
     problems,
     ok,
-    baseline: { file: baseline.file, known: problems.filter((p) => p.known !== undefined).length, gone: baseline.findings.filter((e) => !met.has(e.fingerprint)).map((e) => e.fingerprint) },
+    baseline: {
+      file: baseline.file,
+      known: problems.filter((p) => p.known !== undefined).length,
+      gone: baseline.findings.filter((e) => !met.has(e.fingerprint) && touched.has(e.operation)).map((e) => e.fingerprint),
+      notJudged: baseline.findings.filter((e) => !met.has(e.fingerprint) && !touched.has(e.operation)).map((e) => e.fingerprint),
+    },
   };
 }

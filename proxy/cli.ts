@@ -264,12 +264,12 @@ export async function runProxy(args: readonly string[], io: ProxyIo): Promise<nu
     ran?.stop(); // stopped first (a signal): the command is told to stop too
     await proxy.close();
     const seen = log.report({ name: PROGRAM, version: packageVersion() }, options.target.href.replace(/\/+$/, ''), options.failOn);
-    let report = options.baseline ? applyProxyBaseline(seen, options.baseline) : seen;
+    let report = options.baseline ? applyProxyBaseline(seen, options.baseline, log.operations) : seen;
     if (options.writeBaseline !== undefined) {
       const written = proxyBaselineOf(report, options.baseline);
       await writeReportFile(options.writeBaseline, sanitizer.text(renderBaseline(written)));
       stderr.write(`${PREFIX}: baseline of ${written.findings.length} problem${written.findings.length === 1 ? '' : 's'} written to ${options.writeBaseline}\n`);
-      report = applyProxyBaseline(seen, { file: options.writeBaseline, findings: written.findings });
+      report = applyProxyBaseline(seen, { file: options.writeBaseline, findings: written.findings }, log.operations);
     }
     if (recorder) {
       await writeReportFile(options.record!.file, sanitizer.text(renderHar(recorder.har())));

@@ -39,7 +39,8 @@ export class ProxyRecorder {
     const shownRequest = template ?? this.sanitizer.request({ method: request.method, url, headers, ...(body !== undefined ? { body } : {}) });
     const text = outcome ? this.sanitizer.text(outcome.body.toString('utf8').slice(0, BODY_KEPT)) : '';
     const errors = judged.problems.filter((p) => p.severity === 'error');
-    const first = errors[0] ?? judged.problems[0];
+    // Replay judges the server's side: a server problem names the entry when there is one.
+    const first = errors.find((p) => p.side === 'server') ?? errors[0] ?? judged.problems[0];
     this.#entries.push({
       startedDateTime: new Date().toISOString(),
       time: ms,

@@ -53,7 +53,7 @@ export interface ProxyReport {
   /** No error of a side `failOn` names (but for those --baseline knows). */
   readonly ok: boolean;
   /** With --baseline: the file, the problems it knew, and its entries no exchange showed. */
-  readonly baseline?: { readonly file: string; readonly known: number; readonly gone: readonly string[] };
+  readonly baseline?: { readonly file: string; readonly known: number; readonly gone: readonly string[]; readonly notJudged: readonly string[] };
 }
 
 /** Distinct failure words kept; past them, counted under one. */
@@ -69,6 +69,8 @@ export class ProxyLog {
   #withheld: { reason: string; exchanges: number } | undefined;
   readonly #distinct = new Map<string, ReportedProblem>();
   readonly #counts = { client: { errors: 0, warnings: 0 }, server: { errors: 0, warnings: 0 } };
+  /** Operations the traffic touched (at most MAX_DISTINCT): a baseline entry is fixed only on one of them. */
+  readonly operations = new Set<string>();
 
   get exchanges(): number {
     return this.#exchanges;
@@ -93,6 +95,7 @@ export class ProxyLog {
     }
     for (const kind of new Set(judged.unjudged.map((u) => u.kind))) this.#notJudged.set(kind, (this.#notJudged.get(kind) ?? 0) + 1);
     const operation = judged.endpoint ? `${judged.endpoint.method} ${judged.endpoint.path}` : `${seen.method} ${seen.path}`;
+    if (this.operations.size < MAX_DISTINCT) this.operations.add(operation);
     for (const problem of judged.problems) {
       const count = this.#counts[problem.side];
       if (problem.severity === 'error') count.errors++;

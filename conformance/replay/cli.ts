@@ -17,6 +17,7 @@ import type { RuleId } from '../../spec/model.ts';
 import { DEFAULT_TIMEOUT_MS } from '../flags.ts';
 import { createTransport } from '../http.ts';
 import { parseBaseUrl } from '../options.ts';
+import { isLoopback } from '../cli.ts';
 import { defaultSuite } from '../suite.ts';
 import type { Check, CheckContext, Exchange, Expectation, Probe } from '../types.ts';
 import { replayFlagOptions } from './flags.ts';
@@ -103,7 +104,10 @@ export async function runReplay(args: readonly string[], io: ReplayIo): Promise<
   const flags = parseFlags(args.filter((a) => a !== file), replayFlagOptions);
   const har = readHar(file);
   const recorded = har.log._hostedSiteContract.baseUrl;
-  const baseUrl = flags['base-url'] !== undefined ? parseBaseUrl(flags['base-url']) : recorded;
+  // Where the keys go is the user's word, never the file's: a recording may come from anyone.
+  if (flags['base-url'] === undefined) throw new UsageError(`--base-url is required: the server to send the recorded requests to (the file names ${typeof recorded === 'string' ? 'the one it was recorded against' : 'none'}; keys go only where you say)`);
+  const baseUrl = parseBaseUrl(flags['base-url']);
+  const keyInUrl = flags['allow-key-in-url'] === true || isLoopback(baseUrl);
   const timeoutMs = wholeNumberFlag('--timeout-ms', flags['timeout-ms'], DEFAULT_TIMEOUT_MS, 1, 600_000);
 
   // Every secret the placeholders read is learned before anything is sent or printed.
@@ -120,16 +124,21 @@ export async function runReplay(args: readonly string[], io: ReplayIo): Promise<
     for (const item of items(har)) {
       const first = item.entries[0]!._hostedSiteContract;
       const label = `${first.rules.join('+')} ${first.operation}${item.entries.length > 1 ? ` (a sequence of ${item.entries.length} requests)` : ''}`;
-      const outcome = await replayItem(item, { baseUrl, recorded, env: io.env, send, checks, context });
+      const outcome = await replayItem(item, { baseUrl, recorded, env: io.env, send, checks, context, keyInUrl });
       counts[outcome.kind]++;
-      const mark = outcome.kind === 'fixed' ? '✓ fixed' : outcome.kind === 'fails' ? '✗ still fails' : '? not judged';
+      // An exchange --record-all kept may never have failed: it passes or fails now.
+      const exchange = first.exchange === true;
+      const mark = outcome.kind === 'fixed' ? (exchange ? '✓ passes' : '✓ fixed') : outcome.kind === 'fails' ? (exchange ? '✗ fails' : '✗ still fails') : '? not judged';
       stdout.write(`${sanitizer.oneLine(`${mark}  ${label}: ${first.title}${outcome.kind === 'fixed' ? '' : ` — ${outcome.why}`}`)}\n`);
     }
   } finally {
     await send.close();
   }
   const total = counts.fixed + counts.fails + counts['not judged'];
-  stdout.write(`replay of ${total} recorded failure${total === 1 ? '' : 's'} against ${baseUrl}: ${counts.fixed} fixed, ${counts.fails} still failing, ${counts['not judged']} not judged\n`);
+  const exchanges = har.log.entries.every((e) => e._hostedSiteContract?.exchange === true);
+  const what = exchanges ? 'recorded exchange' : 'recorded failure';
+  const words = exchanges ? ['pass', 'fail'] : ['fixed', 'still failing'];
+  stdout.write(`replay of ${total} ${what}${total === 1 ? '' : 's'} against ${baseUrl}: ${counts.fixed} ${words[0]}, ${counts.fails} ${words[1]}, ${counts['not judged']} not judged\n`);
   if (counts['not judged'] && !counts.fails) stderr.write(`${PREFIX}: ${counts['not judged']} not judged: exit 2 (not every recorded failure could be judged fixed)\n`);
   return counts.fails ? 1 : counts['not judged'] ? 2 : 0;
 }
@@ -137,6 +146,8 @@ export async function runReplay(args: readonly string[], io: ReplayIo): Promise<
 interface Replaying {
   readonly baseUrl: string;
   readonly recorded: string;
+  /** A placeholder may be filled into a URL (a loopback target, or --allow-key-in-url): access logs keep URLs. */
+  readonly keyInUrl: boolean;
   readonly env: NodeJS.ProcessEnv;
   readonly send: ReturnType<typeof createTransport>;
   readonly checks: readonly Check[];
@@ -152,20 +163,25 @@ async function replayItem(item: Item, r: Replaying): Promise<Outcome> {
     if (meta.sides?.length && !meta.sides.includes('server')) return { kind: 'not judged', why: 'the client\'s request itself broke the rule: fix the client and run it through the proxy again' };
     const endpoint = api.endpoints.find((e) => operation(e) === meta.operation);
     if (!endpoint) return { kind: 'not judged', why: `${meta.operation} is no endpoint of this version of the document` };
+    const template = templateOfEntry(entry);
+    // Only under the recorded base URL: a request the file sends elsewhere would take the keys with it.
+    if (typeof r.recorded !== 'string' || !template.url.startsWith(`${r.recorded}/`)) return { kind: 'not judged', why: 'its URL is not under the base URL the file was recorded against: not sent (it would take your keys elsewhere)' };
+    if (!r.keyInUrl && /\$[{(A-Za-z_]/.test(template.url.replaceAll('$$', ''))) return { kind: 'not judged', why: 'it puts a key in the URL, which access logs keep: not sent to a non-loopback server without --allow-key-in-url' };
     let request;
     try {
-      request = fillRequest(templateOfEntry(entry), r.env);
+      request = fillRequest(template, r.env);
     } catch (error) {
       if (error instanceof PlaceholderError) return { kind: 'not judged', why: error.message };
       throw error;
     }
-    const url = request.url.startsWith(r.recorded) ? `${r.baseUrl}${request.url.slice(r.recorded.length)}` : request.url;
+    const url = `${r.baseUrl}${request.url.slice(r.recorded.length)}`;
     if (meta.sequence?.afterMs && meta.sequence.step > 1) await new Promise((done) => setTimeout(done, meta.sequence!.afterMs));
     // The step's own endpoint: a sequence's steps are the actions and reads of a property.
     const stepEndpoint = item.entries.length > 1 ? (api.endpoints.find((e) => e.method === request.method && matches(e.path, new URL(url).pathname)) ?? endpoint) : endpoint;
     const probe: Probe = { rule: meta.rule as RuleId, endpoint: stepEndpoint, expect: meta.expect as Expectation, title: meta.probe, request: { ...request, url }, ...(meta.idsUnknown ? { idsUnknown: true } : {}) };
     const exchange = await r.send(probe);
-    if (exchange.failure && ['throttled', 'budget', 'runner'].includes(exchange.failure.kind)) return { kind: 'not judged', why: exchange.failure.message };
+    // The server is not there: nothing to judge (exit 2, as conform's unreachable target), not a fault it still has.
+    if (exchange.failure && ['throttled', 'budget', 'runner', 'refused'].includes(exchange.failure.kind)) return { kind: 'not judged', why: exchange.failure.message };
     if (!exchange.response && exchange.failure) broken.push(`no answer: ${exchange.failure.kind} (${exchange.failure.message})`);
     broken.push(...judge(exchange, r.checks, r.context));
   }

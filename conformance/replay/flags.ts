@@ -3,13 +3,15 @@ import { DEFAULT_TIMEOUT_MS } from '../flags.ts';
 
 export const replayFlagOptions = {
   'base-url': { type: 'string' },
+  'allow-key-in-url': { type: 'boolean' },
   'timeout-ms': { type: 'string' },
   strict: { type: 'boolean' },
 } as const;
 
 export const replayFlags: readonly string[] = [
   'FILE               a HAR file conform --record wrote',
-  '--base-url URL     the server to send to, ending in /v2 (default: the one recorded)',
+  '--base-url URL     the server to send to, ending in /v2 (required: keys go only where you say, never where a file says)',
+  '--allow-key-in-url send a recorded request that puts a key in its URL to a non-loopback server (access logs keep URLs)',
   `--timeout-ms N     deadline of each request (default ${DEFAULT_TIMEOUT_MS})`,
   '--strict           judge by the letter of the per-endpoint tables, as conform --strict',
   '',

@@ -36,6 +36,8 @@ export interface EntryMeta {
   readonly known?: string;
   /** The request holds a secret no placeholder rebuilds: shown redacted, not replayable. */
   readonly replayable: boolean;
+  /** Recorded as an exchange of the run (`--record-all`), failing or not: replay says whether it passes now, not whether it is fixed. */
+  readonly exchange?: true;
   /** Recorded by the proxy: whose problems the exchange showed (a client's are in the request itself: replay cannot judge them fixed). */
   readonly sides?: readonly ('client' | 'server')[];
   /** A STATE-* failure's step: the sequence it belongs to, its place, and the pause before it (ms). */
@@ -160,8 +162,13 @@ export function harLog(entries: readonly HarEntry[], baseUrl: string, comment: s
 export function harOf(report: Report): Har {
   const at = report.startedAt;
   let sequences = 0;
+  // A STATE-* failure is listed on the rows of its action and its read: its sequence is recorded once.
+  const recorded = new Set<string>();
   const entries = report.failures.flatMap((f): HarEntry[] => {
     if (f.sequence?.length) {
+      const key = JSON.stringify(f.sequence.map((s) => s.curl));
+      if (recorded.has(key)) return [];
+      recorded.add(key);
       const id = ++sequences;
       return f.sequence.map((step, i) => {
         const last = i === f.sequence!.length - 1;
@@ -234,6 +241,7 @@ export class ExchangeRecorder {
         expect: probe.expect,
         ...(probe.idsUnknown ? { idsUnknown: true as const } : {}),
         replayable: template !== undefined,
+        exchange: true,
       },
     });
   }

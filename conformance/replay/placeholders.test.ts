@@ -93,13 +93,16 @@ describe('templateOf, then fill', () => {
 describe('fill refuses what it did not write', () => {
   it.each([
     ['a command', '$(rm -rf ~)', /a format other than|expected `\$\(printf `/],
-    ['another stage', '$(printf %s "${K}" | sh)', /a stage other than/],
-    ['an unset variable', '${NOT_SET}', /needs the variable NOT_SET, which is not set/],
+    ['another stage', '$(printf %s "${HSC_K}" | sh)', /a stage other than/],
+    ['an unset variable', '${HSC_NOT_SET}', /needs the variable HSC_NOT_SET, which is not set/],
+    ['a variable this tool never writes (the rest of the environment stays unread)', 'Bearer ${HOME}', /reads HOME, which is no variable this tool writes/],
+    ['one inside an expression', '${HSC_K:0:2}$(printf %s "$CI_TOKEN" | base64)', /reads CI_TOKEN, which is no variable/],
     ['a lone dollar', 'a $ b', /a `\$` that begins no placeholder/],
-    ['an open quote', '$(printf %s "${K}', /a quote that does not close|expected/],
+    ['an open quote', '$(printf %s "${HSC_K}', /a quote that does not close|expected/],
   ])('%s', (_, template, want) => {
-    expect(() => fill(template, { K: 'key' })).toThrow(PlaceholderError);
-    expect(() => fill(template, { K: 'key' })).toThrow(want);
+    const env = { HSC_K: 'key', HOME: '/root', CI_TOKEN: 'secret' };
+    expect(() => fill(template, env)).toThrow(PlaceholderError);
+    expect(() => fill(template, env)).toThrow(want);
   });
 
   it('names the variables a template reads', () => {

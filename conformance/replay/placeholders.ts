@@ -64,6 +64,9 @@ export function fillRequest(template: RequestTemplate, env: Readonly<Record<stri
   };
 }
 
+/** The variables placeholders read: the suite's (`HSC_API_KEY`, `HSC_OTHER_API_KEY`, `HSC_<FIELD>`) and the proxy's clients' key. */
+export const PLACEHOLDER_VARIABLE = /^(HSC_[A-Z0-9_]+|CLIENT_API_KEY)$/;
+
 export class PlaceholderError extends Error {
   override readonly name = 'PlaceholderError';
 }
@@ -96,6 +99,8 @@ class Parser {
     this.#at += expected.length;
   }
   #variable(name: string): string {
+    // Only the variables this tool writes placeholders for: a tampered file must not read the rest of the environment.
+    if (!PLACEHOLDER_VARIABLE.test(name)) throw new PlaceholderError(`reads ${name}, which is no variable this tool writes (HSC_*, CLIENT_API_KEY)`);
     const value = this.env[name];
     if (value === undefined || value === '') throw new PlaceholderError(`needs the variable ${name}, which is not set`);
     return value;

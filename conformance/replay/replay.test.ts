@@ -6,6 +6,8 @@
  * never sent wrong or run; a STATE-* failure is recorded as its sequence, with its pauses.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -108,8 +110,46 @@ describe('replay', () => {
     expect(out).toMatch(/^\? not judged .*only what hosted-site-contract writes is read/m);
   });
 
+  it('a request the file sends to another host, or with a key in its URL to a non-loopback server, is not sent', async () => {
+    const listener = createServer((req, res) => {
+      heard.push(`${req.url} ${req.headers.authorization ?? ''}`);
+      res.end();
+    });
+    const heard: string[] = [];
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    try {
+      const elsewhere = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/steal`;
+      const redirected = structuredClone(har) as unknown as { log: { entries: { request: { url: string } }[] } };
+      for (const e of redirected.log.entries) e.request.url = e.request.url.replace(/^http:\/\/[^/]+\/v2/, elsewhere);
+      const file = join(dir, 'elsewhere.har');
+      writeFileSync(file, JSON.stringify(redirected));
+      const { code, out } = await replay([file, '--base-url', sound.url]);
+      expect(heard).toEqual([]);
+      expect(code).toBe(2);
+      expect(out).toMatch(/not under the base URL the file was recorded against: not sent/);
+
+      const inUrl = structuredClone(har) as unknown as { log: { entries: { request: { url: string } }[] } };
+      inUrl.log.entries = inUrl.log.entries.slice(0, 1);
+      inUrl.log.entries[0]!.request.url += '?api_key=${HSC_API_KEY}';
+      const keyFile = join(dir, 'key-in-url.har');
+      writeFileSync(keyFile, JSON.stringify(inUrl));
+      const far = await replay([keyFile, '--base-url', 'http://192.0.2.1:9/v2']);
+      expect(far.code).toBe(2);
+      expect(far.out).toMatch(/puts a key in the URL, which access logs keep: not sent to a non-loopback server without --allow-key-in-url/);
+    } finally {
+      await new Promise((done) => listener.close(done));
+    }
+  });
+
+  it('a server that is not there: not judged, exit 2 (not "still fails")', async () => {
+    const { code, out } = await replay([recorded, '--base-url', 'http://127.0.0.1:1/v2']);
+    expect(code).toBe(2);
+    expect(out).not.toMatch(/still fails/);
+  });
+
   it.each([
     ['no file', [], /replay needs the HAR file/],
+    ['no --base-url (keys go only where the user says)', [recorded], /--base-url is required/],
     ['not a recording', ['package.json'], /is not a recording of conform --record/],
     ['a bad base URL', [recorded, '--base-url', 'http://x'], /--base-url must end in \/v2/],
   ])('%s: one line (usage, exit 2)', async (_, args, want) => {
@@ -156,9 +196,10 @@ describe('conform --record-all', () => {
     const needs = new Set([...readFileSync(file, 'utf8').matchAll(/\$\{(HSC_[A-Z_]+)/g)].map((m) => m[1]!));
     expect([...needs].sort()).toEqual(['HSC_ADMIN_PASSWORD', 'HSC_API_KEY']);
     const { code: replayed, out } = await replay([file, '--base-url', sound.url], { HSC_API_KEY: sound.fixtures.apiKey, HSC_ADMIN_PASSWORD: 'Replayed-Passw0rd!' });
-    expect(out).not.toMatch(/^✗ still fails/m);
+    expect(out).not.toMatch(/^✗ fails/m);
+    expect(out).toMatch(/^✓ passes {2}AUTH-401 /m);
     expect(replayed, out.split('\n').filter((l) => l.startsWith('?')).slice(0, 3).join('\n')).toBe(0);
-    expect(out).toMatch(/\d+ fixed, 0 still failing/);
+    expect(out).toMatch(/replay of \d+ recorded exchanges against .*: \d+ pass, 0 fail, 0 not judged/);
   }, 120_000);
 
   it('--record-all alone is a usage error', async () => {

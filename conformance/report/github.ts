@@ -69,6 +69,10 @@ export function renderGithub(report: Report): string {
     ...annotations('error', report.failures.filter((f) => f.known === undefined), Math.max(s.distinctFailures - (report.baseline?.known ?? 0), 0), ANNOTATIONS_SHOWN - gate.length),
     // Known findings are said, as notices: a gate that passes over them never hides them.
     ...report.failures.filter((f) => f.known !== undefined).slice(0, ANNOTATIONS_SHOWN).map((f) => annotation(f, 'notice')),
+    // Entries the run no longer met: the file can shrink (the console's FIXED).
+    ...(report.baseline?.gone.length
+      ? [command('notice', `baseline: ${report.baseline.gone.length} ${report.baseline.gone.length === 1 ? 'entry' : 'entries'} no longer occur`, [`Remove them from ${report.baseline.file}, or rewrite it with --write-baseline:`, ...report.baseline.gone.map((g) => `- ${g}`)])]
+      : []),
     ...annotations('warning', report.warnings, Math.max(s.warnings, report.warnings.length), ANNOTATIONS_SHOWN),
   ];
   return lines.map((line) => `${line}\n`).join('');

@@ -85,6 +85,7 @@ export function renderJobSummary(report: Report): string {
     '',
     ...failureTable('Failures', 'Failure', report.failures.filter((f) => f.known === undefined), Math.max(s.distinctFailures - (report.baseline?.known ?? 0), 0)),
     ...failureTable('Known (in the baseline)', 'Known finding', report.failures.filter((f) => f.known !== undefined), report.baseline?.known ?? 0),
+    ...(report.baseline?.gone.length ? ['#### Fixed (baseline entries no longer met)', '', ...report.baseline.gone.map((g) => `- ${code(g)}`), ''] : []),
     ...failureTable('Warnings', 'Warning', report.warnings, Math.max(s.warnings, report.warnings.length)),
     ...skippedTable(report),
     ...reproduce(report.failures.filter((f) => f.known === undefined)),

@@ -50,7 +50,7 @@ export const knownMessage = (own: readonly Failure[]): string => `known finding$
 /** A failure whole, as text: what was sent and answered, the seed and the curl line (JUnit's and CTRF's trace). */
 export function details(f: Failure): string {
   const lines = [
-    `${f.title}`,
+    `${f.known !== undefined ? '(known: in the baseline) ' : ''}${f.title}`,
     ...(f.rules.length > 1 ? [`rules: ${f.rules.join(', ')} (${rulesTogether(f)})`] : []),
     `probe: ${f.probe}`,
     ...(f.occurrences > 1 ? [`seen ${f.occurrences} times, the same symptom; also in: ${alsoIn(f, (f.examples ?? []).map((e) => e.probe))}`] : []),
@@ -71,8 +71,11 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  * A failed row's `<failure>`: its first distinct failure's title with the true count of the others
  * (not only of those listed) and of their occurrences, every listed one in full, once.
  */
-/** The failures of a row: those that broke its rule at its operation. */
-export const rowFailures = (list: readonly Failure[], row: CheckSummary): Failure[] => list.filter((f) => f.rules.includes(row.rule) && f.operation === row.operation);
+/** The failures of a row: those that broke its rule at its operation, the new ones before those a baseline knows (the row is named by its first). */
+export const rowFailures = (list: readonly Failure[], row: CheckSummary): Failure[] => {
+  const own = list.filter((f) => f.rules.includes(row.rule) && f.operation === row.operation);
+  return [...own.filter((f) => f.known === undefined), ...own.filter((f) => f.known !== undefined)];
+};
 
 function failureElement(row: CheckSummary, own: readonly Failure[]): string {
   const total = Math.max(row.failures ?? 0, own.length);
@@ -96,7 +99,7 @@ function testcase(row: CheckSummary, own: readonly Failure[], warnings: readonly
   const open = `    <testcase classname="${attr(row.rule)}" name="${attr(row.operation)}" time="${seconds(wallOf([row]))}">`;
   const body: string[] = [];
   // A row whose every failure the baseline knows is not a failure of the run: skipped, saying so.
-  if (row.known) body.push(`      <skipped message="${attr(knownMessage(own))}">${xmlEscape(own.map((f) => `${f.known}\n\n${details(f)}`).join('\n\n---\n\n'))}</skipped>`);
+  if (row.known) body.push(`      <skipped message="${attr(knownMessage(own))}">${xmlEscape(own.map((f) => `reason in the baseline: ${f.known}\n${details(f)}`).join('\n\n---\n\n'))}</skipped>`);
   else if (row.outcome === 'failed') body.push(failureElement(row, own));
   // The reason as the message CI tools show, and whole as content, line breaks kept.
   else if (row.outcome === 'skipped') body.push(`      <skipped message="${attr(firstLine(row.reason ?? 'skipped'))}">${xmlEscape(row.reason ?? 'skipped')}</skipped>`);
