@@ -51,11 +51,11 @@ describe('diff --ignore', () => {
 
   it('names the lines that match no change any more; JSON carries it, valid under the shipped schema; JUnit skips the ignored', async () => {
     const stale = join(dir, 'stale.txt');
-    writeFileSync(stale, `${readFileSync(file, 'utf8')}response-field-removed GET /nowhere  # gone long ago\n`);
+    writeFileSync(stale, `${readFileSync(file, 'utf8')}field-removed Nowhere.field  # gone long ago\n`);
     const json = await diff(['--ignore', stale, '--format', 'json']);
     const report = JSON.parse(json.out) as { ignore: { gone: string[]; ignored: number }; changes: { ignored?: string }[] };
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
-    expect(report.ignore.gone).toEqual(['response-field-removed GET /nowhere']);
+    expect(report.ignore.gone).toEqual(['field-removed Nowhere.field']);
     expect(report.changes.filter((c) => c.ignored !== undefined).length).toBe(report.ignore.ignored);
     const junit = await diff(['--ignore', stale, '--format', 'junit', '--fail-on', 'any']);
     expect(junit.code).toBe(0);
@@ -63,9 +63,12 @@ describe('diff --ignore', () => {
     expect(junit.out).toMatch(/<skipped message="ignored: /);
   });
 
-  it('a line that is no change: one line naming where (exit 2)', async () => {
+  it('a line that is no change, or a kind mistyped: one line naming where (exit 2)', async () => {
     const bad = join(dir, 'bad.txt');
     writeFileSync(bad, '# fine\nNot A Change\n');
     await expect(diff(['--ignore', bad])).rejects.toThrow(/bad\.txt:2 is not KIND SUBJECT/);
+    const typo = join(dir, 'typo.txt');
+    writeFileSync(typo, 'limit-tightend POST /sites/environments/{env_id}/run-wp-cli-command request body: wp_command\n');
+    await expect(diff(['--ignore', typo])).rejects.toThrow(/typo\.txt:1: 'limit-tightend' is no kind of change; did you mean limit-tightened\?/);
   });
 });

@@ -7,6 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../bin/command.ts';
+import { didYouMean } from '../bin/did-you-mean.ts';
+import { changeKinds } from './classes.ts';
 import { BREAKING, type Change } from './change.ts';
 import type { DiffReport } from './report.ts';
 
@@ -38,6 +40,9 @@ export function readIgnore(file: string, cwdFile: string = file): IgnoreList {
     const hash = line.indexOf(' #');
     const fingerprint = (hash < 0 ? line : line.slice(0, hash)).trim().replace(/\s+/g, ' ');
     if (!/^[a-z][a-z0-9-]* \S/.test(fingerprint)) throw new UsageError(`--ignore: ${file}:${i + 1} is not KIND SUBJECT (a change as the reports show it, e.g. from --write-ignore)`);
+    // A mistyped kind would match nothing, ever: said now, not as a line that "no longer occurs".
+    const kind = fingerprint.slice(0, fingerprint.indexOf(' '));
+    if (!changeKinds.includes(kind)) throw new UsageError(`--ignore: ${file}:${i + 1}: '${kind}' is no kind of change${didYouMean(kind, changeKinds)}`);
     return [{ fingerprint, reason: hash < 0 ? '' : line.slice(hash + 2).trim(), line: i + 1 }];
   });
   return { file, entries };
