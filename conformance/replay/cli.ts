@@ -22,7 +22,7 @@ import { defaultSuite } from '../suite.ts';
 import type { Check, CheckContext, Exchange, Expectation, Probe } from '../types.ts';
 import { replayFlagOptions } from './flags.ts';
 import { HAR_EXTENSION_FORMAT, type Har, type HarEntry } from './har.ts';
-import { fillRequest, PlaceholderError, variablesOf, type RequestTemplate } from './placeholders.ts';
+import { fillRequest, PLACEHOLDER_VARIABLE, PlaceholderError, variablesOf, type RequestTemplate } from './placeholders.ts';
 
 const PREFIX = 'hosted-site-contract replay';
 
@@ -113,7 +113,7 @@ export async function runReplay(args: readonly string[], io: ReplayIo): Promise<
   // Every secret the placeholders read is learned before anything is sent or printed.
   const sanitizer = io.sanitizer ?? new Sanitizer();
   const names = [...new Set(har.log.entries.flatMap((e) => variablesOf(JSON.stringify(templateOfEntry(e)))))];
-  for (const name of names) if (io.env[name]) sanitizer.add(keySecret(io.env[name]!, name));
+  for (const name of names) if (PLACEHOLDER_VARIABLE.test(name) && io.env[name]) sanitizer.add(keySecret(io.env[name]!, name));
   const stdout = sanitizer.writer(io.stdout);
   const stderr = sanitizer.writer(io.stderr);
   const send = createTransport({ timeoutMs, sanitizer });
