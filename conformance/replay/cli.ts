@@ -52,6 +52,18 @@ function readHar(file: string): Har {
   if (!log || log.version !== '1.2' || !Array.isArray(log.entries) || log._hostedSiteContract?.format !== HAR_EXTENSION_FORMAT) {
     throw new UsageError(`${file} is not a recording of conform --record (HAR 1.2 with _hostedSiteContract.format ${HAR_EXTENSION_FORMAT})`);
   }
+  if (typeof log._hostedSiteContract.baseUrl !== 'string') throw new UsageError(`${file}: log._hostedSiteContract.baseUrl must be the URL it was recorded against`);
+  // Every entry as replay reads it, or one line naming the first that is not (a file may be edited by hand).
+  (log.entries as unknown[]).forEach((e, i) => {
+    const entry = e as Partial<HarEntry> | null;
+    const meta = entry?._hostedSiteContract as Partial<HarEntry['_hostedSiteContract']> | undefined;
+    const request = entry?.request as Partial<HarEntry['request']> | undefined;
+    const ok =
+      typeof meta === 'object' && meta !== null && Array.isArray(meta.rules) && typeof meta.operation === 'string' && typeof meta.title === 'string' && typeof meta.replayable === 'boolean' &&
+      typeof request === 'object' && request !== null && typeof request.method === 'string' && typeof request.url === 'string' && Array.isArray(request.headers) &&
+      request.headers.every((h) => typeof h?.name === 'string' && typeof h.value === 'string') && (request.postData === undefined || typeof request.postData.text === 'string');
+    if (!ok) throw new UsageError(`${file}: entries[${i}] is not an entry conform --record writes (its request, or _hostedSiteContract with rules, operation, title and replayable)`);
+  });
   return parsed as Har;
 }
 

@@ -141,6 +141,14 @@ describe('replay', () => {
     }
   });
 
+  it('an entry edited into something else: one line naming it (usage, exit 2)', async () => {
+    const broken = JSON.parse(readFileSync(recorded, 'utf8')) as { log: { entries: unknown[] } };
+    broken.log.entries[0] = { request: { method: 'GET', url: 1 } };
+    const file = join(dir, 'broken-entry.har');
+    writeFileSync(file, JSON.stringify(broken));
+    await expect(runReplay([file, '--base-url', sound.url], { stdout: sink(), stderr: sink(), env: keys })).rejects.toThrow(/entries\[0\] is not an entry conform --record writes/);
+  });
+
   it('a server that is not there: not judged, exit 2 (not "still fails")', async () => {
     const { code, out } = await replay([recorded, '--base-url', 'http://127.0.0.1:1/v2']);
     expect(code).toBe(2);
@@ -152,6 +160,7 @@ describe('replay', () => {
     ['no --base-url (keys go only where the user says)', [recorded], /--base-url is required/],
     ['not a recording', ['package.json'], /is not a recording of conform --record/],
     ['a bad base URL', [recorded, '--base-url', 'http://x'], /--base-url must end in \/v2/],
+
   ])('%s: one line (usage, exit 2)', async (_, args, want) => {
     await expect(runReplay(args, { stdout: sink(), stderr: sink(), env: keys })).rejects.toThrow(want);
   });
