@@ -45,7 +45,8 @@ export async function conform(options: ConformApiOptions = {}): Promise<ConformR
   let said = '';
   const errors = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
-      said += chunk.toString('utf8');
+      // Only the tail is kept: the last line says why a run could not judge.
+      said = (said + chunk.toString('utf8')).slice(-4096);
       if (stderr) stderr.write(chunk, done);
       else done();
     },
