@@ -19,7 +19,10 @@ import { createTransport } from '../http.ts';
 import { parseBaseUrl } from '../options.ts';
 import { isLoopback } from '../cli.ts';
 import { defaultSuite } from '../suite.ts';
-import type { Check, CheckContext, Exchange, Expectation, Probe } from '../types.ts';
+import { matchRoute } from '../../mock/router.ts';
+import { RunJudge } from '../run/judge.ts';
+import { MAX_FAILURES_PER_PAIR } from '../run/report.ts';
+import type { Check, CheckContext, Expectation, Probe } from '../types.ts';
 import { replayFlagOptions } from './flags.ts';
 import { HAR_EXTENSION_FORMAT, type Har, type HarEntry } from './har.ts';
 import { fillRequest, PLACEHOLDER_VARIABLE, PlaceholderError, variablesOf, type RequestTemplate } from './placeholders.ts';
@@ -94,21 +97,6 @@ const templateOfEntry = (entry: HarEntry): RequestTemplate => ({
   ...(entry.request.postData ? { body: entry.request.postData.text } : {}),
 });
 
-/** The error verdicts the checks give an exchange, as `RULE: title` lines. */
-function judge(exchange: Exchange, checks: readonly Check[], context: CheckContext): string[] {
-  const broken: string[] = [];
-  for (const check of checks) {
-    try {
-      if (!check.applies(exchange)) continue;
-      const verdict = check.check(context, exchange);
-      if (verdict && verdict.severity !== 'warning') broken.push(`${check.rule}: ${verdict.title}`);
-    } catch (error) {
-      broken.push(`${check.rule}: the check threw (${(error as Error).message})`);
-    }
-  }
-  return broken;
-}
-
 export async function runReplay(args: readonly string[], io: ReplayIo): Promise<number> {
   const positional = args.filter((a, i) => !a.startsWith('-') && !(i > 0 && /^--(base-url|timeout-ms)$/.test(args[i - 1]!)));
   if (positional.length !== 1) throw new UsageError(positional.length ? 'replay takes one HAR file' : 'replay needs the HAR file conform --record wrote');
@@ -136,7 +124,7 @@ export async function runReplay(args: readonly string[], io: ReplayIo): Promise<
     for (const item of items(har)) {
       const first = item.entries[0]!._hostedSiteContract;
       const label = `${first.rules.join('+')} ${first.operation}${item.entries.length > 1 ? ` (a sequence of ${item.entries.length} requests)` : ''}`;
-      const outcome = await replayItem(item, { baseUrl, recorded, env: io.env, send, checks, context, keyInUrl });
+      const outcome = await replayItem(item, { baseUrl, recorded, env: io.env, send, checks, context, keyInUrl, sanitizer });
       counts[outcome.kind]++;
       // An exchange --record-all kept may never have failed: it passes or fails now.
       const exchange = first.exchange === true;
@@ -164,10 +152,13 @@ interface Replaying {
   readonly send: ReturnType<typeof createTransport>;
   readonly checks: readonly Check[];
   readonly context: CheckContext;
+  readonly sanitizer: Sanitizer;
 }
 
 async function replayItem(item: Item, r: Replaying): Promise<Outcome> {
-  const broken: string[] = [];
+  // The run's own judge, as the run has it: the same checks, crashes and answers that never came included.
+  const judge = new RunJudge({ checks: r.checks, context: r.context, inRules: () => true, sanitizer: r.sanitizer, baseUrl: r.baseUrl, cap: MAX_FAILURES_PER_PAIR, keep: (e) => e, priorRequests: 0, skips: [] });
+  let step = 0;
   for (const entry of item.entries) {
     const meta = entry._hostedSiteContract;
     if (!meta.replayable) return { kind: 'not judged', why: 'its request held a secret no placeholder rebuilds, or names no endpoint of the document (the report\'s curl line has it)' };
@@ -186,24 +177,20 @@ async function replayItem(item: Item, r: Replaying): Promise<Outcome> {
       if (error instanceof PlaceholderError) return { kind: 'not judged', why: error.message };
       throw error;
     }
-    const url = `${r.baseUrl}${request.url.slice(r.recorded.length)}`;
+    const below = request.url.slice(r.recorded.length);
+    const url = `${r.baseUrl}${below}`;
     if (meta.sequence?.afterMs && meta.sequence.step > 1) await new Promise((done) => setTimeout(done, meta.sequence!.afterMs));
-    // The step's own endpoint: a sequence's steps are the actions and reads of a property.
-    const stepEndpoint = item.entries.length > 1 ? (api.endpoints.find((e) => e.method === request.method && matches(e.path, new URL(url).pathname)) ?? endpoint) : endpoint;
+    // The step's own endpoint, routed as the mock and the proxy route it: a sequence's steps are the actions and reads of a property.
+    const stepEndpoint = item.entries.length > 1 ? (matchRoute(request.method, below.split('?')[0]!)?.endpoint ?? endpoint) : endpoint;
     const probe: Probe = { rule: meta.rule as RuleId, endpoint: stepEndpoint, expect: meta.expect as Expectation, title: meta.probe, request: { ...request, url }, ...(meta.idsUnknown ? { idsUnknown: true } : {}) };
     const exchange = await r.send(probe);
     // The server is not there: nothing to judge (exit 2, as conform's unreachable target), not a fault it still has.
     if (exchange.failure && ['throttled', 'budget', 'runner', 'refused'].includes(exchange.failure.kind)) return { kind: 'not judged', why: exchange.failure.message };
-    if (!exchange.response && exchange.failure) broken.push(`no answer: ${exchange.failure.kind} (${exchange.failure.message})`);
-    broken.push(...judge(exchange, r.checks, r.context));
+    judge.judge(exchange, step++);
   }
+  // The run's errors (warnings do not fail it), each with the rules it broke, as the run would list them.
+  const broken = judge.failureLog.listed().flatMap(({ failure: f }) => ((f.verdict.severity ?? 'error') === 'error' ? [`${(f.rules ?? [f.rule]).join('+')}: ${f.verdict.title}`] : []));
   if (broken.length) return { kind: 'fails', why: broken.join('; ') };
   if (item.entries.length > 1) return { kind: 'not judged', why: `each step answers as the document says; the property itself compares answers over time: rerun conform --only ${item.entries[0]!._hostedSiteContract.rule} --seed ${item.entries[0]!._hostedSiteContract.seed}` };
   return { kind: 'fixed' };
-}
-
-/** Whether a concrete path matches a document path template (`/sites/{site_id}`), under the base path. */
-function matches(template: string, path: string): boolean {
-  const pattern = new RegExp(`${api.basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
-  return pattern.test(path);
 }
