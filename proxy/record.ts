@@ -7,7 +7,7 @@
  * the proxy withholds) is not recorded.
  */
 import type { Sanitizer } from '../sanitize/sanitizer.ts';
-import { harLog, harRequest, harResponse, type Har, type HarEntry } from '../conformance/replay/har.ts';
+import { harEntry, harLog, type Har, type HarEntry } from '../conformance/replay/har.ts';
 import { requestTemplate } from '../conformance/replay/placeholders.ts';
 import { operation } from '../spec/queries.ts';
 import type { JudgedExchange, SeenRequest, SeenResponse } from './judge.ts';
@@ -41,14 +41,9 @@ export class ProxyRecorder {
     const errors = judged.problems.filter((p) => p.severity === 'error');
     // Replay judges the server's side: a server problem names the entry when there is one.
     const first = errors.find((p) => p.side === 'server') ?? errors[0] ?? judged.problems[0];
-    this.#entries.push({
-      startedDateTime: new Date().toISOString(),
-      time: ms,
-      request: harRequest(shownRequest),
-      response: harResponse(outcome ? { status: outcome.status, headers: this.sanitizer.headers(outcome.headers), text } : undefined, failure),
-      cache: {},
-      timings: { send: 0, wait: ms, receive: 0 },
-      _hostedSiteContract: {
+    const answer = outcome && { status: outcome.status, headers: this.sanitizer.headers(outcome.headers), text };
+    this.#entries.push(
+      harEntry(new Date().toISOString(), shownRequest, answer, failure, ms, {
         rule: first?.rule ?? '',
         rules: [...new Set(errors.map((p) => p.rule))],
         operation: judged.endpoint ? operation(judged.endpoint) : `${request.method} ${request.url.split('?')[0]}`,
@@ -58,8 +53,8 @@ export class ProxyRecorder {
         expect: 'observe',
         replayable: template !== undefined && judged.endpoint !== undefined,
         sides: [...new Set(errors.map((p) => p.side))],
-      },
-    });
+      }),
+    );
   }
 
   get recorded(): number {

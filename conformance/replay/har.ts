@@ -11,7 +11,7 @@ import { packageVersion, PROGRAM } from '../../bin/package-info.ts';
 import { apiIdentity } from '../../spec/identity.ts';
 import type { Sanitizer } from '../../sanitize/sanitizer.ts';
 import { operation } from '../../spec/queries.ts';
-import type { Exchange, Failure, ProbeResponse, Report } from '../types.ts';
+import type { Exchange, Failure, ProbeResponse, Report, TransportFailure } from '../types.ts';
 import { requestTemplate, type RequestTemplate } from './placeholders.ts';
 import { MAX_RECORDED_EXCHANGES } from '../flags.ts';
 
@@ -85,6 +85,9 @@ export interface Har {
   };
 }
 
+/** A transport failure as an entry's `_error`. */
+const transportError = (failure: TransportFailure | undefined): string | undefined => (failure ? `${failure.kind}: ${failure.message}` : undefined);
+
 const headerList = (headers: Readonly<Record<string, string>>): HarHeader[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
 
 /** The query of a URL (a template's too: its placeholders stay as they are), as HAR lists it. */
@@ -101,7 +104,7 @@ function queryOf(url: string): HarHeader[] {
     });
 }
 
-export function harRequest(request: RequestTemplate) {
+function harRequest(request: RequestTemplate) {
   const type = Object.entries(request.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
   return {
     method: request.method,
@@ -116,7 +119,7 @@ export function harRequest(request: RequestTemplate) {
   };
 }
 
-export function harResponse(response: Pick<ProbeResponse, 'status' | 'headers' | 'text'> | undefined, error: string | undefined) {
+function harResponse(response: Answer | undefined, error: string | undefined) {
   const type = response && Object.entries(response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
   return {
     status: response?.status ?? 0,
@@ -132,6 +135,14 @@ export function harResponse(response: Pick<ProbeResponse, 'status' | 'headers' |
   };
 }
 
+/** What an entry shows of an answer: sanitized as the reports show it. */
+type Answer = Pick<ProbeResponse, 'status' | 'headers' | 'text'>;
+
+/** One entry: the request (a template), the answer or why none came, how long it took, and what replay reads. */
+export function harEntry(at: string, request: RequestTemplate, answer: Answer | undefined, error: string | undefined, ms: number, meta: EntryMeta): HarEntry {
+  return { startedDateTime: at, time: ms, request: harRequest(request), response: harResponse(answer, error), cache: {}, timings: { send: 0, wait: ms, receive: 0 }, _hostedSiteContract: meta };
+}
+
 function meta(f: Failure, extra: Partial<EntryMeta> & Pick<EntryMeta, 'expect' | 'replayable'>): EntryMeta {
   return {
     rule: f.rule,
@@ -145,7 +156,6 @@ function meta(f: Failure, extra: Partial<EntryMeta> & Pick<EntryMeta, 'expect' |
   };
 }
 
-/** The HAR of a run's failures (errors), in the report's order. */
 /** The HAR around entries: the log, its creator and what replay reads of the run. */
 export function harLog(entries: readonly HarEntry[], baseUrl: string, comment: string, seed = 0): Har {
   return {
@@ -159,6 +169,7 @@ export function harLog(entries: readonly HarEntry[], baseUrl: string, comment: s
   };
 }
 
+/** The HAR of a run's failures (errors), in the report's order. */
 export function harOf(report: Report): Har {
   const at = report.startedAt;
   let sequences = 0;
@@ -173,30 +184,14 @@ export function harOf(report: Report): Har {
       return f.sequence.map((step, i) => {
         const last = i === f.sequence!.length - 1;
         const template: RequestTemplate = step.template ?? { method: step.method, url: `${report.target}${step.path}`, headers: {}, ...(step.body !== undefined ? { body: step.body } : {}) };
-        return {
-          startedDateTime: at,
-          time: last ? (f.response?.ms ?? 0) : 0,
-          request: harRequest(template),
-          // The step that showed the violation has its answer; the ones before it, only their place.
-          response: harResponse(last ? f.response : undefined, last ? undefined : 'an earlier step of the sequence: its answer is not kept'),
-          cache: {},
-          timings: { send: 0, wait: last ? (f.response?.ms ?? 0) : 0, receive: 0 },
-          _hostedSiteContract: meta(f, { expect: 'observe', replayable: step.template !== undefined, sequence: { id, step: i + 1, of: f.sequence!.length, ...(step.afterMs !== undefined ? { afterMs: step.afterMs } : {}) } }),
-        };
+        const sequence = { id, step: i + 1, of: f.sequence!.length, ...(step.afterMs !== undefined ? { afterMs: step.afterMs } : {}) };
+        // The step that showed the violation has its answer; the ones before it, only their place.
+        const answer = last ? f.response : undefined;
+        return harEntry(at, template, answer, last ? undefined : 'an earlier step of the sequence: its answer is not kept', answer?.ms ?? 0, meta(f, { expect: 'observe', replayable: step.template !== undefined, sequence }));
       });
     }
-    const template = f.replay?.request ?? f.request;
-    return [
-      {
-        startedDateTime: at,
-        time: f.response?.ms ?? f.transport?.ms ?? 0,
-        request: harRequest(template),
-        response: harResponse(f.response, f.transport ? `${f.transport.kind}: ${f.transport.message}` : undefined),
-        cache: {},
-        timings: { send: 0, wait: f.response?.ms ?? f.transport?.ms ?? 0, receive: 0 },
-        _hostedSiteContract: meta(f, { expect: f.replay?.expect ?? 'observe', replayable: f.replay !== undefined, ...(f.replay?.idsUnknown ? { idsUnknown: true as const } : {}) }),
-      },
-    ];
+    const replayable = { expect: f.replay?.expect ?? 'observe', replayable: f.replay !== undefined, ...(f.replay?.idsUnknown ? { idsUnknown: true as const } : {}) };
+    return [harEntry(at, f.replay?.request ?? f.request, f.response, transportError(f.transport), f.response?.ms ?? f.transport?.ms ?? 0, meta(f, replayable))];
   });
   return harLog(entries, report.target, `Failing exchanges of ${PROGRAM} conform against ${report.target} (spec ${report.specVersion}, seed ${report.seed}).`, report.seed);
 }
@@ -224,14 +219,9 @@ export class ExchangeRecorder {
     if (this.entries.length >= MAX_RECORDED_EXCHANGES) return void this.dropped++;
     const { probe, response, failure } = exchange;
     const template = requestTemplate(probe.request, this.sanitizer);
-    this.entries.push({
-      startedDateTime: new Date().toISOString(),
-      time: response?.ms ?? failure?.ms ?? 0,
-      request: harRequest(template ?? this.sanitizer.request(probe.request)),
-      response: harResponse(response ? { status: response.status, headers: this.sanitizer.headers(response.headers), text: this.sanitizer.text(response.text.slice(0, BODY_KEPT)) } : undefined, failure ? `${failure.kind}: ${failure.message}` : undefined),
-      cache: {},
-      timings: { send: 0, wait: response?.ms ?? failure?.ms ?? 0, receive: 0 },
-      _hostedSiteContract: {
+    const answer = response && { status: response.status, headers: this.sanitizer.headers(response.headers), text: this.sanitizer.text(response.text.slice(0, BODY_KEPT)) };
+    this.entries.push(
+      harEntry(new Date().toISOString(), template ?? this.sanitizer.request(probe.request), answer, transportError(failure), response?.ms ?? failure?.ms ?? 0, {
         rule: probe.rule,
         rules: [probe.rule],
         operation: operation(probe.endpoint),
@@ -242,8 +232,8 @@ export class ExchangeRecorder {
         ...(probe.idsUnknown ? { idsUnknown: true as const } : {}),
         replayable: template !== undefined,
         exchange: true,
-      },
-    });
+      }),
+    );
   }
 
   har(report: Report): Har {
