@@ -47,21 +47,35 @@ export const answerOf = (f: Pick<Failure, 'response' | 'transport'>): string =>
 /** A failure's fingerprint: `RULE[+RULE] METHOD /path → status 200`. */
 export const fingerprint = (f: Pick<Failure, 'rules' | 'operation' | 'response' | 'transport'>): string => `${f.rules.join('+')} ${f.operation} → ${answerOf(f)}`;
 
-/** The baseline file of a run's findings (error severity), in the report's order; reasons kept from `previous` where it had the entry. */
-export function baselineOf(report: Report, previous?: Baseline): BaselineFile {
+/**
+ * A baseline file of `found` (conform's failures, the proxy's problems), each once by its
+ * fingerprint, reasons kept from `previous` where it had the entry; and the entries of `previous`
+ * the run did not judge (`notJudged`: --only, a budget, traffic that never came), which it cannot
+ * call fixed.
+ */
+export function baselineFileOf<T>(found: readonly T[], print: (t: T) => string, entryOf: (t: T, fingerprint: string) => BaselineEntry, previous: Baseline | undefined, notJudged: readonly string[] = []): BaselineFile {
   const kept = new Map(previous?.findings.map((e) => [e.fingerprint, e]));
   const seen = new Set<string>();
-  const findings = report.failures.flatMap((f): BaselineEntry[] => {
-    const print = fingerprint(f);
-    if (seen.has(print)) return [];
-    seen.add(print);
-    return [kept.get(print) ?? { fingerprint: print, rules: f.rules, operation: f.operation, answer: answerOf(f), title: f.title, reason: f.message.split('\n')[0]!.slice(0, 300) }];
+  const findings = found.flatMap((t): BaselineEntry[] => {
+    const p = print(t);
+    if (seen.has(p)) return [];
+    seen.add(p);
+    return [kept.get(p) ?? entryOf(t, p)];
   });
-  // What this run did not judge (--only, a budget, a skip) it cannot call fixed: those entries stay.
-  const unjudged = new Set(report.baseline?.notJudged ?? []);
+  const unjudged = new Set(notJudged);
   const stay = (previous?.findings ?? []).filter((e) => unjudged.has(e.fingerprint) && !seen.has(e.fingerprint));
   return { format: BASELINE_FORMAT, tool: reportingTool(), findings: [...findings, ...stay] };
 }
+
+/** The baseline file of a run's findings (error severity), in the report's order. */
+export const baselineOf = (report: Report, previous?: Baseline): BaselineFile =>
+  baselineFileOf(
+    report.failures,
+    fingerprint,
+    (f, print) => ({ fingerprint: print, rules: f.rules, operation: f.operation, answer: answerOf(f), title: f.title, reason: f.message.split('\n')[0]!.slice(0, 300) }),
+    previous,
+    report.baseline?.notJudged,
+  );
 
 export const renderBaseline = (file: BaselineFile): string => `${JSON.stringify(file, null, 2)}\n`;
 

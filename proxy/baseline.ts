@@ -7,28 +7,20 @@
  * traffic's operations no longer show are named fixed, so the file shrinks, and entries for
  * operations no traffic touched are not judged, and kept.
  */
-import { BASELINE_FORMAT, type Baseline, type BaselineEntry, type BaselineFile } from '../conformance/baseline.ts';
-import { reportingTool } from '../conformance/report/json.ts';
+import { baselineFileOf, type Baseline, type BaselineFile } from '../conformance/baseline.ts';
 import type { RuleId } from '../spec/model.ts';
 import type { ProxyReport, ReportedProblem } from './report.ts';
 
 export const problemFingerprint = (p: Pick<ReportedProblem, 'side' | 'rule' | 'operation' | 'at'>): string => `${p.side} ${p.rule} ${p.operation}${p.at ? ` at ${p.at}` : ''}`;
 
-export function proxyBaselineOf(report: ProxyReport, previous?: Baseline): BaselineFile {
-  // Entries for operations no traffic touched were not judged: they stay.
-  const unjudged = new Set(report.baseline?.notJudged ?? []);
-  const kept = new Map(previous?.findings.map((e) => [e.fingerprint, e]));
-  const seen = new Set<string>();
-  const findings = report.problems
-    .filter((p) => p.severity === 'error')
-    .flatMap((p): BaselineEntry[] => {
-      const print = problemFingerprint(p);
-      if (seen.has(print)) return [];
-      seen.add(print);
-      return [kept.get(print) ?? { fingerprint: print, rules: [p.rule as RuleId], operation: p.operation, answer: p.side, title: p.reason, reason: p.reason }];
-    });
-  return { format: BASELINE_FORMAT, tool: reportingTool(), findings: [...findings, ...(previous?.findings ?? []).filter((e) => unjudged.has(e.fingerprint) && !seen.has(e.fingerprint))] };
-}
+export const proxyBaselineOf = (report: ProxyReport, previous?: Baseline): BaselineFile =>
+  baselineFileOf(
+    report.problems.filter((p) => p.severity === 'error'),
+    problemFingerprint,
+    (p, print) => ({ fingerprint: print, rules: [p.rule as RuleId], operation: p.operation, answer: p.side, title: p.reason, reason: p.reason }),
+    previous,
+    report.baseline?.notJudged,
+  );
 
 /** The report with its known problems marked, `ok` from the others, and what the baseline did. */
 export function applyProxyBaseline(report: ProxyReport, baseline: Baseline, touched: ReadonlySet<string>): ProxyReport {
