@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { UsageError } from './command.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { PROGRAM } from './package-info.ts';
+import { secretVariable } from './process-guard.ts';
 
 export const CONFIG_FILE = 'hosted-site-contract.config.json';
 export const CONFIG_SCHEMA_FILE = 'config.schema.json';
@@ -81,7 +82,7 @@ export function sectionArgs(section: Readonly<Record<string, unknown>>, options:
     for (const v of values) {
       if (typeof v !== 'string' && !(typeof v === 'number' && Number.isFinite(v))) throw new UsageError(`${where}.${key} must be a string${option.multiple ? ' or a list of strings' : ' or a number'}`);
       if (fromFile && SECRET_FLAGS.has(flag) && !(typeof v === 'string' && REFERENCE.test(v))) {
-        throw new UsageError(`${where}.${key} is a credential written literally: write "\${HSC_${flag.replace(/-/g, '_').toUpperCase()}}" and set that variable (a key in a file lands in version control)`);
+        throw new UsageError(`${where}.${key} is a credential written literally: write "\${${secretVariable(flag)}}" and set that variable (a key in a file lands in version control)`);
       }
       args.push(`--${flag}=${substitute(String(v), env, `${where}.${key}`)}`);
     }
@@ -214,7 +215,7 @@ function configOf(args: readonly string[], options: FlagOptionSet): Record<strin
       continue;
     }
     const value = m[2] ?? flags[++i] ?? '';
-    const kept = SECRET_FLAGS.has(m[1]!) ? `\${HSC_${m[1]!.replace(/-/g, '_').toUpperCase()}}` : value;
+    const kept = SECRET_FLAGS.has(m[1]!) ? `\${${secretVariable(m[1]!)}}` : value;
     out[key] = option.multiple ? [...((out[key] as string[] | undefined) ?? []), kept] : kept;
   }
   return out;

@@ -12,6 +12,9 @@ const SECRET_NAME = /key|password|secret|token/i;
  * The values of `HSC_*` variables and of flags named like a secret (`--api-key`, a mistyped
  * `--apikey` too), each under its variable name (`--other-api-key` → `HSC_OTHER_API_KEY`).
  */
+/** The environment variable a credential flag's value is named by (`--other-api-key`: `HSC_OTHER_API_KEY`). */
+export const secretVariable = (flag: string): string => `HSC_${flag.toUpperCase().replace(/-/g, '_')}`;
+
 export function commandLineSecrets(args: readonly string[], env: NodeJS.ProcessEnv): Secret[] {
   const secrets: Secret[] = [];
   for (const [name, value] of Object.entries(env)) {
@@ -22,7 +25,7 @@ export function commandLineSecrets(args: readonly string[], env: NodeJS.ProcessE
     if (!flag || !SECRET_NAME.test(flag[1]!)) return;
     // `--api-key= KEY` (a space after `=`) leaves the key as the next argument.
     const value = flag[2] || args[i + 1];
-    if (value) secrets.push({ value, name: `HSC_${flag[1]!.toUpperCase().replace(/-/g, '_')}`, kind: 'key' });
+    if (value) secrets.push({ value, name: secretVariable(flag[1]!), kind: 'key' });
   });
   return secrets;
 }

@@ -26,7 +26,7 @@ import type { RunPlan } from './run/plan.ts';
 import { DEFAULT_SHRINK_BUDGET } from './shrink.ts';
 import { liveSafetyNote } from './probes/inputs.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
-import { parseConformArgs, type ConformOptions, type Destination } from './options.ts';
+import { isLoopback, parseConformArgs, type ConformOptions, type Destination } from './options.ts';
 import { finalLine, nextStep, renderConsole, type ConsoleStyle } from './report/console.ts';
 import { renderGithub } from './report/github.ts';
 import { renderJobSummary } from './report/job-summary.ts';
@@ -40,12 +40,6 @@ import { runConformance, type FailureWanted, type Suite } from './runner.ts';
 import type { Exchange, Report, Target } from './types.ts';
 
 const PREFIX = 'hosted-site-contract conform';
-
-/** A base URL on this machine (127.0.0.0/8, ::1, localhost): its access logs are the user's own. */
-export function isLoopback(baseUrl: string): boolean {
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
-}
 
 export interface ConformIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };

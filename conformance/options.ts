@@ -107,6 +107,12 @@ function parseMaxDuration(text: string | undefined): number | undefined {
  * `http(s)://host[:port]/.../v2`, without a trailing slash; anything else is a usage error. A
  * rejected value is echoed only as origin and path: never its credentials or query.
  */
+/** A base URL on this machine (127.0.0.0/8, ::1, localhost): its access logs are the user's own. */
+export function isLoopback(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
 export function parseBaseUrl(text: string): string {
   let url: URL;
   try {

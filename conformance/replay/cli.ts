@@ -17,7 +17,7 @@ import type { RuleId } from '../../spec/model.ts';
 import { DEFAULT_TIMEOUT_MS } from '../flags.ts';
 import { createTransport } from '../http.ts';
 import { parseBaseUrl } from '../options.ts';
-import { isLoopback } from '../cli.ts';
+import { isLoopback } from '../options.ts';
 import { defaultSuite } from '../suite.ts';
 import { matchRoute } from '../../mock/router.ts';
 import { RunJudge } from '../run/judge.ts';

@@ -147,6 +147,9 @@ export class RunJudge {
     if (!this.received(exchange)) return this.#notJudged(exchange);
     this.#input.heard?.(exchange);
     const { checks, context, inRules } = this.#input;
+    // Once per exchange, for every row it counts on: what it took, and when it ended.
+    const took = tookMs(exchange);
+    const now = Date.now();
     const broken: { rule: RuleId; verdict: Verdict }[] = [];
     let owned = false;
     for (const check of checks) {
@@ -161,8 +164,8 @@ export class RunJudge {
       owned ||= exchange.failure !== undefined;
       const row = this.tally(check.rule, op);
       row.exchanges++;
-      row.ms += tookMs(exchange);
-      stretch(row, tookMs(exchange));
+      row.ms += took;
+      stretch(row, took, now);
       const operator = exchange.probe.operator?.id;
       if (operator && check.rule === exchange.probe.rule) (row.operators ??= new Map()).set(operator, (row.operators.get(operator) ?? 0) + 1);
       let verdict: Verdict | undefined;
@@ -185,8 +188,8 @@ export class RunJudge {
     if (exchange.failure && !owned) {
       const row = this.tally(exchange.probe.rule, op);
       row.exchanges++;
-      row.ms += tookMs(exchange);
-      stretch(row, tookMs(exchange));
+      row.ms += took;
+      stretch(row, took, now);
       broken.push({ rule: exchange.probe.rule, verdict: { title: `no answer: ${exchange.failure.kind}`, message: exchange.failure.message } });
     }
     if (broken.length) this.failureLog.record(order, { ...mergeVerdicts(broken), operation: op, probe: exchange.probe.title, exchange }, replay);
