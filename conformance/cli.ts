@@ -188,26 +188,16 @@ export async function runConform(args: readonly string[], io: ConformIo = defaul
     let judged = options.baseline ? applyBaseline(bounded, options.baseline) : bounded;
     if (options.writeBaseline !== undefined) {
       const written = baselineOf(judged, options.baseline);
-      try {
-        await writeReportFile(options.writeBaseline, sanitizer.text(renderBaseline(written)));
-      } catch (error) {
-        stderr.write(`${PREFIX}: cannot write the baseline to ${options.writeBaseline}: ${sanitizer.message(error)}\n`);
-        return 2;
-      }
-      stderr.write(`${PREFIX}: baseline of ${written.findings.length} finding${written.findings.length === 1 ? '' : 's'} written to ${options.writeBaseline}\n`);
+      const count = `${written.findings.length} finding${written.findings.length === 1 ? '' : 's'}`;
+      if (await writeSaid(options.writeBaseline, renderBaseline(written), 'the baseline', `baseline of ${count} written to ${options.writeBaseline}`, { stderr, sanitizer })) return 2;
       judged = applyBaseline(bounded, { file: options.writeBaseline, findings: written.findings });
     }
     if (options.record !== undefined) {
       const har = recorder ? recorder.har(judged) : harOf(judged);
-      try {
-        await writeReportFile(options.record, sanitizer.text(renderHar(har)));
-      } catch (error) {
-        stderr.write(`${PREFIX}: cannot write the recording to ${options.record}: ${sanitizer.message(error)}\n`);
-        return 2;
-      }
       const what = recorder ? 'exchange' : 'failing exchange';
       const past = recorder?.dropped ? ` (${recorder.dropped} more not recorded: past the first ${har.log.entries.length})` : '';
-      stderr.write(`${PREFIX}: ${har.log.entries.length} ${what}${har.log.entries.length === 1 ? '' : 's'} recorded in ${options.record}${past} (replay FILE --base-url URL re-sends them)\n`);
+      const said = `${har.log.entries.length} ${what}${har.log.entries.length === 1 ? '' : 's'} recorded in ${options.record}${past} (replay FILE --base-url URL re-sends them)`;
+      if (await writeSaid(options.record, renderHar(har), 'the recording', said, { stderr, sanitizer })) return 2;
     }
     io.onReport?.(judged);
     return (await writeReports(judged, options, io, { stdout, stderr, sanitizer })) ?? (judged.ok ? 0 : 1);
@@ -275,14 +265,7 @@ async function writeReports(
     const style = { color: stream?.isTTY === true && !io.env.NO_COLOR, verbose: options.verbose, ...(columns ? { columns } : {}) };
     const text = rendered(d.reporter, (r) => render(d, r, style), report, out);
     if (typeof d.to !== 'object') return new Promise<undefined>((resolve) => stream!.write(text, () => resolve(undefined)));
-    try {
-      await writeReportFile(d.to.file, out.sanitizer.text(text)); // a file passes the sanitizer as a stream does; 0600, never through a link
-      out.stderr.write(`${PREFIX}: ${d.reporter} report written to ${d.to.file}\n`);
-      return undefined;
-    } catch (error) {
-      out.stderr.write(`${PREFIX}: cannot write the ${d.reporter} report to ${d.to.file}: ${out.sanitizer.message(error)}\n`);
-      return 2;
-    }
+    return (await writeSaid(d.to.file, text, `the ${d.reporter} report`, `${d.reporter} report written to ${d.to.file}`, out)) ? 2 : undefined;
   };
   const consoles = options.destinations.filter((d) => d.reporter === 'console');
   let failed: number | undefined;
@@ -301,6 +284,21 @@ async function writeReports(
  * rendering still hold something to hide (a secret made of the renderer's own text), the curl
  * lines go first: a replacement inside one could break its shell quoting.
  */
+/**
+ * A file the run writes (a report, the baseline, the recording): through the sanitizer as a
+ * stream is, 0600, never through a link; one line on stderr either way. True when it could not be written.
+ */
+async function writeSaid(file: string, text: string, what: string, written: string, out: { stderr: SanitizedStream; sanitizer: Sanitizer }): Promise<boolean> {
+  try {
+    await writeReportFile(file, out.sanitizer.text(text));
+    out.stderr.write(`${PREFIX}: ${written}\n`);
+    return false;
+  } catch (error) {
+    out.stderr.write(`${PREFIX}: cannot write ${what} to ${file}: ${out.sanitizer.message(error)}\n`);
+    return true;
+  }
+}
+
 function rendered(name: string, render: (report: Report) => string, report: Report, out: { stderr: SanitizedStream; sanitizer: Sanitizer }): string {
   const text = render(report);
   if (out.sanitizer.spans(text).length === 0) return text;
