@@ -100,6 +100,15 @@ function substitute(text: string, env: NodeJS.ProcessEnv, where: string): string
 }
 
 /**
+ * The programmatic API's options as the command's flags (`caller` names them in messages): the
+ * flags of `options` in camelCase, and a config file only when `config` names one.
+ */
+export function optionArgs(caller: string, options: Readonly<Record<string, unknown>> & { readonly config?: string | number }, flagOptions: FlagOptionSet, env: NodeJS.ProcessEnv): string[] {
+  const { config, ...flags } = options;
+  return [...sectionArgs(flags, flagOptions, env, caller, false), ...(config === undefined ? ['--no-config'] : [`--config=${config}`])];
+}
+
+/**
  * The values a command's config section reads from the environment (`${NAME}`): the process's
  * sanitizer learns them before anything is printed, since the file may name any variable, and a
  * message about a value (a flag refusing it) would otherwise show it. A file that cannot be read

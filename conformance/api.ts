@@ -4,7 +4,7 @@
  * judged by the same parser, with the same words); it resolves to the typed report.
  */
 import { Writable } from 'node:stream';
-import { sectionArgs, type ConfigSection } from '../bin/config.ts';
+import { optionArgs, type ConfigSection } from '../bin/config.ts';
 import { runConform } from './cli.ts';
 import { conformFlagOptions } from './flags.ts';
 import type { Report } from './types.ts';
@@ -41,7 +41,7 @@ const nowhere = () => new Writable({ write: (_chunk, _encoding, done) => done() 
  * const { ok, report } = await conform({ baseUrl: mock.url, siteId: mock.fixtures.siteId, apiKey: mock.fixtures.apiKey });
  */
 export async function conform(options: ConformApiOptions = {}): Promise<ConformResult> {
-  const { env = process.env, stdout, stderr, config, ...flags } = options;
+  const { env = process.env, stdout, stderr, ...flags } = options;
   let said = '';
   const errors = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
@@ -54,8 +54,7 @@ export async function conform(options: ConformApiOptions = {}): Promise<ConformR
   let report: Report | undefined;
   let code: number;
   try {
-    const args = [...sectionArgs(flags, conformFlagOptions, env, 'conform()', false), ...(config === undefined ? ['--no-config'] : [`--config=${config}`])];
-    code = await runConform(args, { stdout: stdout ?? nowhere(), stderr: errors, env, onReport: (r) => (report = r) });
+    code = await runConform(optionArgs('conform()', flags, conformFlagOptions, env), { stdout: stdout ?? nowhere(), stderr: errors, env, onReport: (r) => (report = r) });
   } catch (error) {
     throw new ConformError((error as Error).message);
   }

@@ -5,7 +5,7 @@
  * `close()` stops it and resolves to the typed report of every exchange it judged.
  */
 import { Writable } from 'node:stream';
-import { sectionArgs, type ConfigSection } from '../bin/config.ts';
+import { optionArgs, type ConfigSection } from '../bin/config.ts';
 import { runProxy } from './cli.ts';
 import { proxyFlagOptions } from './flags.ts';
 import type { ProxyReport } from './report.ts';
@@ -49,8 +49,8 @@ export async function startProxy(options: ProxyApiOptions): Promise<StartedProxy
 }
 
 async function started(options: ProxyApiOptions): Promise<StartedProxy> {
-  const { stdout, stderr, config, ...flags } = options;
-  const args = [...sectionArgs({ port: 0, ...flags }, proxyFlagOptions, process.env, 'startProxy()', false), ...(config === undefined ? ['--no-config'] : [`--config=${config}`])];
+  const { stdout, stderr, ...flags } = options;
+  const args = optionArgs('startProxy()', { port: 0, ...flags }, proxyFlagOptions, process.env);
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   let listening!: (url: string) => void;
