@@ -24,8 +24,8 @@ export interface IgnoreList {
   readonly entries: readonly IgnoreEntry[];
 }
 
-/** A change as one line of an ignore file: `KIND SUBJECT`. */
-export const changeFingerprint = (c: Pick<Change, 'kind' | 'subject'>): string => `${c.kind} ${c.subject}`;
+/** A change as one line of an ignore file: `KIND SUBJECT`, white space as one space (as a line is read). */
+export const changeFingerprint = (c: Pick<Change, 'kind' | 'subject'>): string => `${c.kind} ${c.subject}`.replace(/\s+/g, ' ');
 
 export function readIgnore(file: string, cwdFile: string = file): IgnoreList {
   let text: string;
@@ -52,10 +52,10 @@ export function readIgnore(file: string, cwdFile: string = file): IgnoreList {
 export function applyIgnore(report: DiffReport, list: IgnoreList): DiffReport {
   const byPrint = new Map(list.entries.map((e) => [e.fingerprint, e]));
   const changes = report.changes.map((c) => {
-    const entry = byPrint.get(changeFingerprint(c).replace(/\s+/g, ' '));
+    const entry = byPrint.get(changeFingerprint(c));
     return entry ? { ...c, ignored: entry.reason || 'in the ignore file' } : c;
   });
-  const met = new Set(report.changes.map((c) => changeFingerprint(c).replace(/\s+/g, ' ')));
+  const met = new Set(report.changes.map((c) => changeFingerprint(c)));
   return {
     ...report,
     changes,
