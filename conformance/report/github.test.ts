@@ -101,6 +101,17 @@ describe('annotations', () => {
     expect(commands(renderGithub(report(listed.slice(0, 10)))).map((c) => c.message.split('\n')[0])).toEqual(listed.slice(0, 10).map((f) => f.title));
   });
 
+  it(`known findings as notices, at most ${ANNOTATIONS_SHOWN} with the baseline's fixed entries, the last counting the rest`, () => {
+    const known = Array.from({ length: 12 }, (_, i) => failure(i + 1, { known: 'accepted' }));
+    const parsed = commands(renderGithub(report(known, { ok: true, baseline: { file: 'b.json', known: 12, new: 0, gone: ['AUTH-401 GET /validate → status 200'], notJudged: [] } })));
+    const notices = parsed.filter((c) => c.name === 'notice');
+    expect(parsed.filter((c) => c.name === 'error')).toEqual([]);
+    expect(notices).toHaveLength(ANNOTATIONS_SHOWN);
+    expect(notices.slice(0, 8).map((c) => c.properties.title)).toEqual(known.slice(0, 8).map((f) => `known (baseline): ${f.rules.join(' + ')} on ${f.operation}`));
+    expect(notices[8]!.properties.title).toBe('4 more known findings');
+    expect(notices[9]!.properties.title).toBe('baseline: 1 entry no longer occurs');
+  });
+
   it('--fail-on-skip: a run failed by its skips alone gets the coverage gate as an ::error', () => {
     const gated = report([], {
       ok: false,

@@ -45,12 +45,14 @@ function annotation(f: Failure, kind: 'error' | 'warning' | 'notice' = f.severit
 }
 
 /** The listed failures of one kind, up to what GitHub shows, the last slot naming how many more of `total` there are. */
-function annotations(kind: 'error' | 'warning', listed: readonly Failure[], total: number, slots: number): string[] {
+function annotations(kind: 'error' | 'warning' | 'notice', listed: readonly Failure[], total: number, slots: number): string[] {
   const shown = listed.slice(0, total > slots ? slots - 1 : slots);
   const more = total - shown.length;
-  if (more <= 0) return shown.map((f) => annotation(f));
-  const what = kind === 'error' ? count(more, 'more distinct failure') : count(more, 'more warning');
-  return [...shown.map((f) => annotation(f)), command(kind, what, [`${what} than GitHub annotates in one step: the job summary lists them, and --reporter json has each in full.`])];
+  // A known finding is a notice whatever its severity: it does not fail the run.
+  const annotate = (f: Failure) => annotation(f, kind === 'notice' ? 'notice' : f.severity);
+  if (more <= 0) return shown.map(annotate);
+  const what = count(more, { error: 'more distinct failure', warning: 'more warning', notice: 'more known finding' }[kind]);
+  return [...shown.map(annotate), command(kind, what, [`${what} than GitHub annotates in one step: the job summary lists them, and --reporter json has each in full.`])];
 }
 
 export function renderGithub(report: Report): string {
@@ -64,15 +66,15 @@ export function renderGithub(report: Report): string {
           ]),
         ]
       : [];
+  const gone = report.baseline?.gone ?? [];
+  const fixed = gone.length ? [command('notice', `baseline: ${gone.length} ${gone.length === 1 ? 'entry no longer occurs' : 'entries no longer occur'}`, [`Remove them from ${report.baseline!.file}, or rewrite it with --write-baseline:`, ...gone.map((g) => `- ${g}`)])] : [];
   const lines = [
     ...gate,
     ...annotations('error', report.failures.filter((f) => f.known === undefined), Math.max(s.distinctFailures - (report.baseline?.known ?? 0), 0), ANNOTATIONS_SHOWN - gate.length),
-    // Known findings are said, as notices: a gate that passes over them never hides them.
-    ...report.failures.filter((f) => f.known !== undefined).slice(0, ANNOTATIONS_SHOWN).map((f) => annotation(f, 'notice')),
-    // Entries the run no longer met: the file can shrink (the console's FIXED).
-    ...(report.baseline?.gone.length
-      ? [command('notice', `baseline: ${report.baseline.gone.length} ${report.baseline.gone.length === 1 ? 'entry' : 'entries'} no longer occur`, [`Remove them from ${report.baseline.file}, or rewrite it with --write-baseline:`, ...report.baseline.gone.map((g) => `- ${g}`)])]
-      : []),
+    // Known findings are said, as notices (a gate that passes over them never hides them), within
+    // GitHub's ten, one kept for the entries the run no longer met (the console's FIXED).
+    ...annotations('notice', report.failures.filter((f) => f.known !== undefined), report.baseline?.known ?? 0, ANNOTATIONS_SHOWN - fixed.length),
+    ...fixed,
     ...annotations('warning', report.warnings, Math.max(s.warnings, report.warnings.length), ANNOTATIONS_SHOWN),
   ];
   return lines.map((line) => `${line}\n`).join('');
