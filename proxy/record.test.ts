@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../mock/server.ts';
 import { runReplay } from '../conformance/replay/cli.ts';
 import type { Har } from '../conformance/replay/har.ts';
+import { Sanitizer } from '../sanitize/sanitizer.ts';
 import { startProxy } from './api.ts';
+import { MAX_RECORDED, ProxyRecorder } from './record.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hsc-proxy-record-'));
 let mock: RunningMock;
@@ -82,5 +84,17 @@ describe('proxy --record', () => {
     const file = join(dir, 'all.har');
     await traffic(mock, { record: file, recordAll: true }, ['sound', 'sound']);
     expect((JSON.parse(readFileSync(file, 'utf8')) as Har).log.entries).toHaveLength(2);
+  });
+});
+
+describe('the proxy recorder, at its bound', () => {
+  it(`keeps the first ${MAX_RECORDED} exchanges and counts the rest; a withheld one is counted, never recorded`, () => {
+    const recorder = new ProxyRecorder(true, 'http://127.0.0.1:1/v2', new Sanitizer());
+    const request = { method: 'GET', url: '/v2/validate', headers: {}, body: Buffer.alloc(0), tooLarge: false };
+    const answer = { status: 200, headers: {}, body: Buffer.from('{}'), tooLarge: false };
+    recorder.add(request, answer, undefined, { problems: [], unjudged: [] }, 1, true);
+    for (let i = 0; i < MAX_RECORDED + 2; i++) recorder.add(request, answer, undefined, { problems: [], unjudged: [] }, 1, false);
+    expect([recorder.recorded, recorder.dropped]).toEqual([MAX_RECORDED, 3]);
+    expect(recorder.har().log.comment).toMatch(/3 more not recorded: past 1000, or withheld/);
   });
 });

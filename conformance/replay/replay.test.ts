@@ -16,7 +16,11 @@ import draft6 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock/server.ts';
 import { runConform } from '../cli.ts';
-import type { Har } from './har.ts';
+import { api } from '../../spec/api.ts';
+import { Sanitizer } from '../../sanitize/sanitizer.ts';
+import { MAX_RECORDED_EXCHANGES } from '../flags.ts';
+import type { Exchange, Report } from '../types.ts';
+import { ExchangeRecorder, type Har } from './har.ts';
 import { runReplay } from './cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hsc-replay-'));
@@ -213,5 +217,24 @@ describe('conform --record-all', () => {
 
   it('--record-all alone is a usage error', async () => {
     await expect(runConform(['--record-all'], { stdout: sink(), stderr: sink(), env: {} })).rejects.toThrow(/--record-all needs --record FILE/);
+  });
+});
+
+describe('the recorder of --record-all, at its bound', () => {
+  it(`keeps the first ${MAX_RECORDED_EXCHANGES} exchanges, counts the rest, and the file says how many were left out`, () => {
+    const recorder = new ExchangeRecorder(new Sanitizer(), 7);
+    const endpoint = api.endpoints.find((e) => e.name === 'validateApiKey')!;
+    const exchange = (i: number): Exchange => ({
+      probe: { rule: 'AUTH-401', endpoint, expect: 'observe', title: `probe ${i}`, request: { method: 'GET', url: 'http://127.0.0.1:1/v2/validate', headers: {} } },
+      response: { status: 200, headers: {}, text: 'x'.repeat(20_000), ms: 1 },
+      throttled: 0,
+    });
+    for (let i = 0; i < MAX_RECORDED_EXCHANGES + 3; i++) recorder.add(exchange(i));
+    expect(recorder.entries).toHaveLength(MAX_RECORDED_EXCHANGES);
+    expect(recorder.dropped).toBe(3);
+    // Each answer clipped, so the file stays bounded too.
+    expect(recorder.entries[0]!.response.content.text!.length).toBeLessThan(20_000);
+    const har = recorder.har({ target: 'http://127.0.0.1:1/v2', specVersion: '1.106.0', seed: 7 } as Report);
+    expect(har.log.comment).toMatch(new RegExp(`but 3 past the first ${MAX_RECORDED_EXCHANGES}`));
   });
 });
